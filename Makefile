@@ -1,0 +1,34 @@
+# ginref: `make serve` runs the API on SQLite, `make test` runs every test.
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 5000
+
+.PHONY: serve test check bench openapi clean
+
+$(BIN)/.installed: requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+serve: $(BIN)/.installed
+	$(BIN)/flask --app app init-db
+	$(BIN)/flask --app app run --port $(PORT)
+
+test: $(BIN)/.installed
+	$(BIN)/python -m pytest -n 2 -q
+
+check: test
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict referee
+
+openapi: $(BIN)/.installed
+	$(BIN)/flask --app app openapi write --format=yaml openapi.yaml
+
+bench: $(BIN)/.installed
+	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) instance/*.sqlite3

@@ -1,0 +1,15 @@
+"""The HTTP shell: one blueprint per resource, errors in api.errors."""
+
+from __future__ import annotations
+
+from flask_smorest import Api
+
+from api.games import blp as games_blp
+from api.hands import blp as hands_blp
+from api.players import blp as players_blp
+from api.referee import blp as referee_blp
+
+
+def register_blueprints(api: Api) -> None:
+    for blp in (players_blp, games_blp, hands_blp, referee_blp):
+        api.register_blueprint(blp, url_prefix="/api/v1" + (blp.url_prefix or ""))

@@ -1,0 +1,177 @@
+"""Every error the API returns, as ``application/problem+json`` (RFC 9457),
+built here and nowhere else."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, json
+from marshmallow import Schema, fields
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from referee import IllegalKnockError, RefereeError
+from schemas.rulings import arrangement_dict
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "https://ginref.org/problems/"
+RULES_BASE = "https://ginref.org/rules#"
+
+log = logging.getLogger(__name__)
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with the members this API adds."""
+
+    type = fields.String(required=True, metadata={"description": "URI of the problem type; for a rule "
+                                                  "violation it ends in the rule number, e.g. #R14"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String()
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "JSON field path -> messages naming the offending value"})
+    rule = fields.String(metadata={"description": "The rule broken (RULES.md), e.g. R14"})
+    offending = fields.Raw(metadata={"description": "The offending value"})
+    legal_arrangement = fields.Raw(metadata={"description": "R14: a legal arrangement, if any"})
+    hands = fields.List(fields.Integer(), metadata={"description": "R26: hands a correction would strand"})
+    players = fields.List(fields.Raw(), metadata={"description": "R9: players who must cut again"})
+
+
+class Problem(Exception):
+    """An error response to raise from a view (409 conflicts, 404s, ...)."""
+
+    def __init__(self, status: int, detail: str, *, title: str | None = None,
+                 type: str | None = None, **members: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.title = title
+        self.type = type
+        self.members = members
+
+
+def not_found(what: str, ident: object) -> Problem:
+    return Problem(404, f"there is no {what} {ident}", type=TYPE_BASE + "not-found")
+
+
+def conflict(detail: str, **members: Any) -> Problem:
+    return Problem(409, detail, type=TYPE_BASE + "conflict", **members)
+
+
+def problem_response(status: int, detail: str | None = None, *, title: str | None = None,
+                     type: str | None = None, headers: Mapping[str, str] | None = None,
+                     **members: Any) -> Response:
+    body: dict[str, Any] = {"type": type or "about:blank",
+                            "title": title or _phrase(status), "status": status}
+    if detail:
+        body["detail"] = detail
+    body.update({k: v for k, v in members.items() if v is not None})
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def _phrase(status: int) -> str:
+    from http import HTTPStatus
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested messages as ``{"knocker_hand.cards[3]": [...]}``."""
+    out: dict[str, list[str]] = {}
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            if key == "_schema":
+                path = prefix or "body"
+            elif isinstance(key, int):
+                path = f"{prefix}[{key}]"
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            for p, msgs in flatten_messages(value, path).items():
+                out.setdefault(p, []).extend(msgs)
+    elif isinstance(messages, list | tuple):
+        if all(isinstance(m, str) for m in messages):
+            out[prefix or "body"] = [str(m) for m in messages]
+        else:
+            for item in messages:
+                for p, msgs in flatten_messages(item, prefix).items():
+                    out.setdefault(p, []).extend(msgs)
+    else:
+        out[prefix or "body"] = [str(messages)]
+    return out
+
+
+def _summary(errors: dict[str, list[str]]) -> str:
+    return "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in errors.items())
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    headers: dict[str, str] = dict(data.get("headers") or {})
+    if status == 405 and getattr(error, "valid_methods", None):
+        headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+    messages = data.get("messages")
+    if status == 400 or (messages and messages.get("json") == ["Invalid JSON body."]):
+        return problem_response(400, "the request body is not valid JSON", type=TYPE_BASE + "malformed-json",
+                                headers=headers)
+    if messages:
+        # webargs puts body errors under "json", query errors under "query"
+        errors: dict[str, list[str]] = {}
+        for location, inner in messages.items():
+            for path, msgs in flatten_messages(inner).items():
+                key = path if location == "json" else f"{location}.{path}"
+                errors.setdefault(key, []).extend(msgs)
+        return problem_response(status, _summary(errors), type=TYPE_BASE + "invalid-content",
+                                errors=errors, headers=headers)
+    if status == 413:
+        return problem_response(413, "the request body is larger than this API accepts",
+                                type=TYPE_BASE + "too-large", headers=headers)
+    if status >= 500:
+        log.exception("server error", exc_info=error)
+    return problem_response(status, error.description, headers=headers)
+
+
+def handle_problem(problem: Problem) -> Response:
+    return problem_response(problem.status, problem.detail, title=problem.title, type=problem.type,
+                            **problem.members)
+
+
+def handle_referee_error(error: RefereeError) -> Response:
+    field = error.field or "body"
+    members: dict[str, Any] = {"errors": {field: [error.message]}}
+    rule = error.rule if error.rule.startswith("R") else None
+    if rule:
+        members["rule"] = rule
+    for key in ("card", "value", "text", "players", "hands", "deadwood", "limit", "count", "meld"):
+        if key in error.evidence:
+            members["offending" if key in ("card", "value", "text") else key] = error.evidence[key]
+    if isinstance(error, IllegalKnockError):
+        legal = error.evidence.get("legal_arrangement")
+        members["legal_arrangement"] = None if legal is None else arrangement_dict(legal)
+    type_ = RULES_BASE + rule if rule else TYPE_BASE + "invalid-content"
+    title = f"Rule {rule}" if rule else "Invalid content"
+    response = problem_response(422, f"{field}: {error.message}", title=title, type=type_, **members)
+    if isinstance(error, IllegalKnockError) and members.get("legal_arrangement") is None:
+        body = json.loads(response.get_data())
+        body["legal_arrangement"] = None
+        response.set_data(json.dumps(body))
+    return response
+
+
+def handle_unexpected(error: Exception) -> Response:
+    log.exception("unexpected error", exc_info=error)
+    return problem_response(500, "the server failed to handle this request", type=TYPE_BASE + "server-error")
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Problem, handle_problem)
+    app.register_error_handler(RefereeError, handle_referee_error)
+    app.register_error_handler(InternalServerError, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)

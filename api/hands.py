@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.errors import conflict, not_found
+from api.games import load_game
+from api.judging import judge_input
+from models import Game, Hand, db, write_transaction
+from referee import GameState, GameStateError, HandRecord, next_roles, replay
+from schemas.hands import HandInSchema, HandListSchema, HandSchema
+
+blp = Blueprint("hands", __name__, url_prefix="/games/<int(max=2147483647):game_id>/hands",
+                description="The hands of a game")
+
+
+def hand_dict(hand: Hand, game: Game) -> dict[str, Any]:
+    record = hand.record()
+    won = game.winner is not None and game.hands_played == hand.number
+    return {"number": hand.number, "mode": hand.mode, "knocker": hand.knocker,
+            "seating": hand.seating.as_dict(), "seating_follows": hand.seating_follows,
+            "ruling": hand.ruling, "input": hand.input, "discard": hand.input.get("knocker_hand", {}).get("discard"),
+            "scores": hand.scores_after,
+            "roles": None if won else next_roles(hand.seating, record.winner).as_dict(),
+            "status": "finished" if won else "in_progress",
+            "winner": game.winner if won else None,
+            "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
+
+
+def _replay(game: Game, records: list[HandRecord]) -> GameState:
+    try:
+        return replay(game.rule_options, game.first_roles, records)
+    except GameStateError as err:
+        raise conflict(err.message, rule="R26", hands=err.evidence.get("hands")) from None
+
+
+def _find(game: Game, number: int) -> Hand | None:
+    return next((h for h in game.hands if h.number == number), None)
+
+
+@blp.route("")
+class Hands(MethodView):
+    @blp.response(200, HandListSchema)
+    def get(self, game_id: int) -> dict[str, Any]:
+        """All hands of a game, in order"""
+        game = load_game(game_id)
+        return {"items": [hand_dict(h, game) for h in game.hands]}
+
+    @blp.arguments(HandInSchema)
+    @blp.response(201, HandSchema)
+    def post(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
+        with write_transaction():
+            game = load_game(game_id, lock=True)
+            if game.status == "finished":
+                raise conflict(f"the game is over: player {game.winner} has won (R20)", rule="R20")
+            judged = judge_input(data, game.rule_options)
+            seating = game.next_roles
+            assert seating is not None
+            hand = Hand(number=game.hands_played + 1, box=seating.box, captain=seating.captain,
+                        sitter=seating.sitter)
+            hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+            state = _replay(game, [*game.records(), hand.record()])
+            game.hands.append(hand)
+            game.apply(state)
+            db.session.commit()
+            return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}"}
+
+
+@blp.route("/<int(max=2147483647):number>")
+class HandByNumber(MethodView):
+    @blp.response(200, HandSchema)
+    def get(self, game_id: int, number: int) -> dict[str, Any]:
+        """One hand, its ruling exactly as made"""
+        game = load_game(game_id)
+        hand = _find(game, number)
+        if hand is None:
+            raise not_found(f"hand {number} in game", game_id)
+        return hand_dict(hand, game)
+
+    @blp.arguments(HandInSchema)
+    @blp.response(200, HandSchema)
+    def put(self, data: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
+        """Correct a past hand (R26): re-judged with its seating; later hands stand"""
+        with write_transaction():
+            game = load_game(game_id, lock=True)
+            hand = _find(game, number)
+            if hand is None:
+                raise conflict(f"there is no hand {number} to correct: the game has "
+                               f"{game.hands_played} hands", rule="R26")
+            judged = judge_input(data, game.rule_options)
+            hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+            state = _replay(game, game.records())
+            hand.corrected_at = datetime.now(UTC)
+            game.apply(state)
+            db.session.commit()
+            return hand_dict(hand, game)
+
+    @blp.response(204)
+    def delete(self, game_id: int, number: int) -> None:
+        """Undo the last hand"""
+        with write_transaction():
+            game = load_game(game_id, lock=True)
+            if _find(game, number) is None:
+                raise not_found(f"hand {number} in game", game_id)
+            if number != game.hands_played:
+                raise conflict(f"only the last hand ({game.hands_played}) can be undone")
+            game.hands.pop()
+            game.apply(_replay(game, game.records()))
+            db.session.commit()

@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from sqlalchemy import func, select
+
+from api.errors import not_found
+from models import Player, db
+from schemas.games import PageArgsSchema
+from schemas.players import PlayerInSchema, PlayerListSchema, PlayerSchema
+
+blp = Blueprint("players", __name__, url_prefix="/players", description="Players")
+
+
+@blp.route("")
+class Players(MethodView):
+    @blp.arguments(PlayerInSchema)
+    @blp.response(201, PlayerSchema)
+    def post(self, data: dict[str, Any]) -> tuple[Player, int, dict[str, str]]:
+        """Create a player"""
+        player = Player(name=data["name"])
+        db.session.add(player)
+        db.session.commit()
+        return player, 201, {"Location": f"/api/v1/players/{player.id}"}
+
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, PlayerListSchema)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """List players"""
+        page, per_page = args["page"], args["per_page"]
+        total = db.session.scalar(select(func.count()).select_from(Player))
+        items = db.session.scalars(select(Player).order_by(Player.id)
+                                   .offset((page - 1) * per_page).limit(per_page)).all()
+        return {"items": items, "total": total, "page": page, "per_page": per_page}
+
+
+@blp.route("/<int(max=2147483647):player_id>")
+class PlayerById(MethodView):
+    @blp.response(200, PlayerSchema)
+    def get(self, player_id: int) -> Player:
+        """Get a player"""
+        player = db.session.get(Player, player_id)
+        if player is None:
+            raise not_found("player", player_id)
+        return player

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from typing import Any
+
+from flask_smorest import Blueprint
+
+from api.judging import judge_cards
+from referee import Rules, judge_knock
+from schemas.referee import KnockInSchema, RefereeHandInSchema
+from schemas.rulings import KnockVerdictSchema, RulingSchema, verdict_dict
+
+blp = Blueprint("referee", __name__, url_prefix="/referee",
+                description="Rulings without a game: settle a disputed knock")
+
+
+@blp.route("/knock", methods=["POST"])
+@blp.arguments(KnockInSchema)
+@blp.response(200, KnockVerdictSchema)
+def judge_knock_view(data: dict[str, Any]) -> dict[str, Any]:
+    """Can I knock with this? (R14) An illegal knock is a verdict, not an error"""
+    rules = Rules.from_options(data.get("rules"))
+    verdict = judge_knock(data["cards"], data.get("melds"), data.get("discard"), rules)
+    return verdict_dict(verdict)
+
+
+@blp.route("/hand", methods=["POST"])
+@blp.arguments(RefereeHandInSchema)
+@blp.response(200, RulingSchema)
+def judge_hand_view(data: dict[str, Any]) -> dict[str, Any]:
+    """Rule on a whole hand from both players' cards (R14-R24)"""
+    return judge_cards(data, Rules.from_options(data.get("rules"))).ruling

@@ -1,0 +1,60 @@
+"""The database handle and the engine settings that keep concurrent writers safe.
+
+SQLite (the default): WAL so readers never block the writer, a busy timeout
+so a second writer waits instead of failing, and ``BEGIN IMMEDIATE`` for
+requests that write, so two workers cannot both read a game and then both
+write it (a plain deferred ``BEGIN`` lets them, and one update is lost).
+PostgreSQL: the game row is locked (``SELECT ... FOR UPDATE``) while a hand
+is recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+#: True while the current request may write: its SQLite transactions start IMMEDIATE.
+writing: ContextVar[bool] = ContextVar("writing", default=False)
+
+
+@contextmanager
+def write_transaction() -> Iterator[None]:
+    token = writing.set(True)
+    try:
+        yield
+    finally:
+        writing.reset(token)
+
+
+def init_engine_events(engine: Engine) -> None:
+    """Install the SQLite pragmas and transaction mode on ``engine``."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing.get() else "BEGIN")

@@ -1,0 +1,122 @@
+"""Cards and their notation (R1-R3).
+
+A :class:`Card` is a suit and a rank. Its :attr:`Card.index` (0-51) *is* the
+canonical order of R3: suits S, H, D, C, then ranks A to K, so sorting cards,
+melds and arrangements by index-based keys gives the one canonical order.
+
+>>> parse_card(" 10h ")
+Card.parse('10H')
+>>> str(parse_card("q♠"))
+'QS'
+>>> [str(c) for c in sort_cards(parse_cards(["KC", "as", "T♥️"]))]
+['AS', '10H', 'KC']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+SUITS = "SHDC"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)}
+_RANK_ALIASES.update({"1": 1, "T": 10})
+_VARIATION_SELECTORS = "\ufe0f\ufe0e"
+
+
+class CardSyntaxError(ValueError):
+    """A string that is not a card (R3). ``text`` is the offending string."""
+
+    rule = "R3"
+
+    def __init__(self, text: object) -> None:
+        self.text = text
+        super().__init__(f"{text!r} is not a card")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One of the 52 cards (R1). Fields are ordered so that comparison is the
+    canonical order of R3."""
+
+    suit: int  # 0..3 for S, H, D, C
+    rank: int  # 1..13 for A..K; Ace is always low (R1)
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.suit <= 3 and 1 <= self.rank <= 13):
+            raise CardSyntaxError(f"suit={self.suit}, rank={self.rank}")
+
+    @property
+    def index(self) -> int:
+        """Position in the canonical order, 0 (AS) to 51 (KC)."""
+        return self.suit * 13 + self.rank - 1
+
+    @property
+    def value(self) -> int:
+        """Deadwood value (R2): A = 1, 2-10 face value, J Q K = 10."""
+        return self.rank if self.rank < 10 else 10
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        return parse_card(text)
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(s, r) for s in range(4) for r in range(1, 14))
+
+
+def card_from_index(index: int) -> Card:
+    """The card at ``index`` of the canonical order."""
+    return DECK[index]
+
+
+def parse_card(text: str) -> Card:
+    """Parse any spelling of R3 into a :class:`Card`.
+
+    Raises :class:`CardSyntaxError` naming the string if it is not a card.
+
+    >>> parse_card("TH"), parse_card("1c"), parse_card("♦️K".replace("♦️", "") + "♦️")
+    (Card.parse('10H'), Card.parse('AC'), Card.parse('KD'))
+    """
+    if not isinstance(text, str):
+        raise CardSyntaxError(text)
+    body = text.strip()
+    for selector in _VARIATION_SELECTORS:
+        body = body.replace(selector, "")
+    body = body.strip().upper()
+    if len(body) < 2:
+        raise CardSyntaxError(text)
+    suit = _SUIT_ALIASES.get(body[-1])
+    rank = _RANK_ALIASES.get(body[:-1])
+    if suit is None or rank is None:
+        raise CardSyntaxError(text)
+    return DECK[suit * 13 + rank - 1]
+
+
+def parse_cards(texts: Iterable[str] | str) -> list[Card]:
+    """Parse several cards: a list of strings, or one string separated by spaces.
+
+    >>> [str(c) for c in parse_cards("AS 2s 3♠")]
+    ['AS', '2S', '3S']
+    """
+    if isinstance(texts, str):
+        texts = texts.split()
+    return [parse_card(t) for t in texts]
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Cards in the canonical order of R3."""
+    return sorted(cards)
+
+
+def format_cards(cards: Iterable[Card]) -> list[str]:
+    """Canonical strings, in the order given."""
+    return [str(c) for c in cards]

@@ -1,0 +1,1 @@
+"""Request and response shapes (marshmallow 4) and card notation."""

@@ -1,0 +1,56 @@
+"""Fields shared by the schemas: cards in any spelling of R3, names, ids."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+from referee import Card, CardSyntaxError, parse_card
+
+MAX_ID = 2147483647
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class CardField(fields.Field):
+    """A card: any spelling of R3 in, the canonical spelling out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"description": "A card (R3): rank A 2-10 J Q K (or 1, T) and suit S H D C or ♠ ♥ ♦ ♣, "
+                    "any case; canonical on output, e.g. 10H",
+                    "example": "10H"}
+        metadata.update(kwargs.pop("metadata", {}))
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else str(value)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
+        try:
+            return parse_card(value)
+        except CardSyntaxError:
+            raise ValidationError(f"{json.dumps(value, ensure_ascii=False)} is not a card (R3)") from None
+
+
+class Name(fields.String):
+    """Trimmed text of 1 to 100 characters with no control characters."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(min=1, max=100), metadata={"minLength": 1, "maxLength": 100},
+                         **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs).strip()
+        if _CONTROL.search(text):
+            raise ValidationError("must not contain control characters")
+        return text
+
+
+def Id(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_ID), **kwargs)
+
+
+def cards_list(**kwargs: Any) -> fields.List:
+    return fields.List(CardField(), validate=validate.Length(max=52), **kwargs)

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.fields import CardField, Id
+from schemas.hands import SeatingSchema
+from schemas.rules import RulesOutSchema, RulesSchema
+
+
+class RolesInSchema(Schema):
+    box = Id(required=True)
+    captain = Id(required=True)
+    sitter = Id(required=True)
+
+
+class GameInSchema(Schema):
+    """Three players, and either a cut (R9) or the roles given directly."""
+
+    players = fields.List(Id(), required=True, validate=validate.Length(equal=3))
+    cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=CardField(),
+                      validate=validate.Length(max=3),
+                      metadata={"description": "Player id -> the card he cut (R9)"})
+    roles = fields.Nested(RolesInSchema)
+    rules = fields.Nested(RulesSchema, load_default=dict)
+
+    @validates_schema
+    def _cut_or_roles(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("cut" in data) == ("roles" in data):
+            raise ValidationError("give either a cut or the roles", "cut")
+
+
+class GamePatchSchema(Schema):
+    rules = fields.Nested(RulesSchema, required=True)
+
+
+class GameSchema(Schema):
+    id = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"enum": ["in_progress", "finished"]})
+    players = fields.List(fields.Integer(), required=True)
+    rules = fields.Nested(RulesOutSchema, required=True)
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    roles = fields.Nested(SeatingSchema, required=True, allow_none=True,
+                          metadata={"description": "Roles for the next hand; null once finished"})
+    first_roles = fields.Nested(SeatingSchema, required=True)
+    cut = fields.Dict(keys=fields.String(), values=fields.String(), required=True, allow_none=True)
+    hands_played = fields.Integer(required=True)
+    winner = fields.Integer(required=True, allow_none=True)
+    out_of_turn = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Hands whose seating no longer follows from the hand before (R26)"})
+    version = fields.Integer(required=True)
+    created_at = fields.DateTime(required=True)
+
+
+class GameListSchema(Schema):
+    items = fields.List(fields.Nested(GameSchema), required=True)
+    total = fields.Integer(required=True)
+    page = fields.Integer(required=True)
+    per_page = fields.Integer(required=True)
+
+
+class PageArgsSchema(Schema):
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=100000))
+    per_page = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

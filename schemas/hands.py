@@ -1,0 +1,112 @@
+"""A hand as recorded: by cards, by counts (R25) or as a draw (R12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.fields import CardField, cards_list
+from schemas.rulings import RulingSchema
+
+_DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
+
+
+class LayoffInSchema(Schema):
+    card = CardField(required=True)
+    meld = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=51),
+                          metadata={"description": "Index into knocker_hand.melds as declared (R23)"})
+
+
+class KnockerHandSchema(Schema):
+    cards = cards_list(required=True, metadata={"description": "The knocker's 10 cards after his discard (R21)"})
+    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
+                        validate=validate.Length(max=10), allow_none=True, load_default=None,
+                        metadata={"description": "Declared melds, " + _DECLARED})
+    discard = CardField(allow_none=True, load_default=None,
+                        metadata={"description": "The discard; kept with the hand, no effect on the ruling"})
+
+
+class DefenderHandSchema(Schema):
+    cards = cards_list(required=True, metadata={"description": "The defender's 10 cards (R21)"})
+    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
+                        validate=validate.Length(max=10), allow_none=True, load_default=None,
+                        metadata={"description": "Declared melds, " + _DECLARED})
+    layoffs = fields.List(fields.Nested(LayoffInSchema), validate=validate.Length(max=10),
+                          allow_none=True, load_default=None,
+                          metadata={"description": "Declared layoffs in the order played, " + _DECLARED})
+
+
+_CARDS_FIELDS = ("knocker_hand", "defender_hand")
+_COUNT_FIELDS = ("knocker_deadwood_count", "defender_deadwood_count")
+
+
+class HandInSchema(Schema):
+    """One of: cards (`knocker`, `knocker_hand`, `defender_hand`); counts
+    (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
+    `{"outcome": "draw"}` (R12)."""
+
+    knocker = fields.String(validate=validate.OneOf(["box", "captain"]),
+                            metadata={"description": "Who knocked: box or captain"})
+    knocker_hand = fields.Nested(KnockerHandSchema)
+    defender_hand = fields.Nested(DefenderHandSchema)
+    knocker_deadwood_count = fields.Integer(strict=True, metadata={
+        "description": "R25: 0 to the knock limit (0 is gin)", "minimum": 0})
+    defender_deadwood_count = fields.Integer(strict=True, metadata={
+        "description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100})
+    outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})
+
+    @validates_schema
+    def _one_mode(self, data: dict[str, Any], **kwargs: Any) -> None:
+        errors: dict[str, list[str]] = {}
+        if "outcome" in data:
+            for name in ("knocker", *_CARDS_FIELDS, *_COUNT_FIELDS):
+                if name in data:
+                    errors[name] = ["a draw has no knocker, hands or counts (R12)"]
+        else:
+            if "knocker" not in data:
+                errors["knocker"] = ["Missing data for required field."]
+            counts = any(n in data for n in _COUNT_FIELDS)
+            cards = any(n in data for n in _CARDS_FIELDS)
+            if counts and cards:
+                for name in _COUNT_FIELDS:
+                    if name in data:
+                        errors[name] = ["give the hands' cards or the counts, not both"]
+            wanted = _COUNT_FIELDS if counts else _CARDS_FIELDS
+            for name in wanted:
+                if name not in data:
+                    errors.setdefault(name, ["Missing data for required field."])
+        if errors:
+            raise ValidationError(errors)
+
+
+class SeatingSchema(Schema):
+    box = fields.Integer(required=True)
+    captain = fields.Integer(required=True)
+    sitter = fields.Integer(required=True)
+
+
+class HandSchema(Schema):
+    number = fields.Integer(required=True)
+    mode = fields.String(required=True, metadata={"enum": ["cards", "counts", "draw"]})
+    knocker = fields.String(required=True, allow_none=True, metadata={"enum": ["box", "captain", None]})
+    seating = fields.Nested(SeatingSchema, required=True, metadata={
+        "description": "The players in each role as the hand was played (R26)"})
+    seating_follows = fields.Boolean(required=True, metadata={
+        "description": "False when a correction of an earlier hand means this seating no longer "
+                       "follows by R11 (the hand stands as played, R26)"})
+    ruling = fields.Nested(RulingSchema, required=True)
+    input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
+    discard = fields.String(required=True, allow_none=True)
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                         metadata={"description": "Running scores after this hand"})
+    roles = fields.Nested(SeatingSchema, required=True, allow_none=True, metadata={
+        "description": "Roles for the hand after this one; null once the game is won"})
+    status = fields.String(required=True, metadata={"enum": ["in_progress", "finished"]})
+    winner = fields.Integer(required=True, allow_none=True)
+    recorded_at = fields.DateTime(required=True)
+    corrected_at = fields.DateTime(required=True, allow_none=True)
+
+
+class HandListSchema(Schema):
+    items = fields.List(fields.Nested(HandSchema), required=True)
