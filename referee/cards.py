@@ -89,13 +89,15 @@ def parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise CardSyntaxError(text)
     body = text.strip()
-    for selector in _VARIATION_SELECTORS:
-        body = body.replace(selector, "")
-    body = body.strip().upper()
+    if body and body[-1] in _VARIATION_SELECTORS:  # only right after the suit symbol
+        body = body[:-1]
     if len(body) < 2:
         raise CardSyntaxError(text)
-    suit = _SUIT_ALIASES.get(body[-1])
-    rank = _RANK_ALIASES.get(body[:-1])
+    rank_text, suit_char = body[:-1], body[-1]
+    if not rank_text.isascii():  # no Unicode case folding into ASCII (e.g. U+017F)
+        raise CardSyntaxError(text)
+    suit = _SUIT_ALIASES.get(suit_char.upper() if suit_char.isascii() else suit_char)
+    rank = _RANK_ALIASES.get(rank_text.upper())
     if suit is None or rank is None:
         raise CardSyntaxError(text)
     return DECK[suit * 13 + rank - 1]

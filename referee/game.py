@@ -30,6 +30,7 @@ class HandRecord:
     roles: Roles
     knocker: Role | None
     score: Score
+    knocker_deadwood: int | None = None  # known for hands entered by cards
 
     def __post_init__(self) -> None:
         if self.knocker is Role.SITTER:
@@ -42,6 +43,10 @@ class HandRecord:
             return None
         defender = Role.CAPTAIN if self.knocker is Role.BOX else Role.BOX
         return self.knocker if self.score.scorer is Side.KNOCKER else defender
+
+    @property
+    def knocker_player(self) -> PlayerId | None:
+        return None if self.knocker is None else self.roles.of(self.knocker)
 
     @property
     def scorer(self) -> PlayerId | None:
@@ -67,33 +72,49 @@ class GameState:
         return self.winner is not None
 
 
+def new_game(first_roles: Roles) -> GameState:
+    """The state before the first hand."""
+    players = (first_roles.box, first_roles.captain, first_roles.sitter)
+    return GameState({p: 0 for p in players}, first_roles, None, 0)
+
+
+def advance(rules: Rules, state: GameState, hand: HandRecord) -> GameState:
+    """The state after one more hand: its points to its scorer (R19), the win
+    at the target (R20), the roles for the next hand (R11, R12), and the R26
+    mark when the hand was not seated as the state expected. No hand may come
+    after the winner (R20). ``running`` is not carried: see :func:`replay`."""
+    verify_can_record(state)
+    number = state.hands_played + 1
+    out_of_turn = state.out_of_turn + ((number,) if hand.roles != state.roles else ())
+    scores = dict(state.scores)
+    winner = None
+    scorer = hand.scorer
+    if scorer is not None:
+        scores[scorer] += hand.score.points
+        if scores[scorer] >= rules.target_score:
+            winner = scorer
+    roles = None if winner is not None else next_roles(hand.roles, hand.winner)
+    return GameState(scores, roles, winner, number, out_of_turn)
+
+
 def replay(rules: Rules, first_roles: Roles, hands: Sequence[HandRecord]) -> GameState:
-    """Fold the hand log (hands numbered from 1). The winner is the first player
-    whose running total reaches the target, in hand order (R20, R26); hands
-    recorded after that raise :class:`GameStateError` naming them."""
-    scores: dict[PlayerId, int] = {p: 0 for p in (first_roles.box, first_roles.captain, first_roles.sitter)}
-    expected = first_roles
-    out_of_turn = []
+    """Fold the hand log (hands numbered from 1) with :func:`advance`. The
+    winner is the first player whose running total reaches the target, in hand
+    order (R20, R26); hands recorded after that raise :class:`GameStateError`
+    naming them all."""
+    state = new_game(first_roles)
     running = []
-    winner: PlayerId | None = None
     for number, hand in enumerate(hands, start=1):
-        if winner is not None:
+        if state.winner is not None:
             stranded = list(range(number, len(hands) + 1))
             raise GameStateError(
-                f"{winner} reaches {rules.target_score} at hand {number - 1}: hands "
+                f"{state.winner} reaches {rules.target_score} at hand {number - 1}: hands "
                 f"{', '.join(map(str, stranded))} would come after the win", field="hands",
-                hands=stranded, winner=winner, won_at=number - 1)
-        if hand.roles != expected:
-            out_of_turn.append(number)  # R26: kept as played, marked
-        scorer = hand.scorer
-        if scorer is not None:
-            scores[scorer] += hand.score.points
-            if scores[scorer] >= rules.target_score:
-                winner = scorer
-        running.append(dict(scores))
-        expected = next_roles(hand.roles, hand.winner)
-    return GameState(scores, None if winner is not None else expected, winner, len(hands),
-                     tuple(out_of_turn), tuple(running))
+                hands=stranded, winner=state.winner, won_at=number - 1)
+        state = advance(rules, state, hand)
+        running.append(state.scores)
+    return GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn,
+                     tuple(running))
 
 
 def verify_can_record(state: GameState) -> None:
