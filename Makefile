@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: serve test check bench openapi clean
+.PHONY: serve serve-prod test check lint fuzz-live bench openapi clean
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,12 +16,24 @@ serve: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
 	$(BIN)/flask --app app run --port $(PORT)
 
+# Production: gunicorn with several workers; DATABASE_URL for PostgreSQL and
+# FLASK_RATELIMIT_STORAGE_URI=redis://... so that the workers share rate limits.
+serve-prod: $(BIN)/.installed
+	$(BIN)/flask --app app init-db
+	$(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
+
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -n 2 -q
 
-check: test
+check: test lint
+
+lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict referee
+
+# schemathesis over the whole spec against a live gunicorn server (4 workers)
+fuzz-live: $(BIN)/.installed
+	$(BIN)/python tests/fuzz_live.py
 
 openapi: $(BIN)/.installed
 	$(BIN)/flask --app app openapi write --format=yaml openapi.yaml

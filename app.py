@@ -10,12 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, send_from_directory
+from flask import Flask, Response, current_app, g, request, send_from_directory
+from flask.cli import AppGroup
+from flask_limiter import Limiter
+from flask_migrate import Migrate
 from flask_smorest import Api
 
 from api import register_blueprints
-from api.errors import PROBLEM_JSON, ProblemSchema, register_error_handlers
-from models import db, init_engine_events
+from api.errors import PROBLEM_JSON, Problem, ProblemSchema, register_error_handlers
+from api.guards import WRITE_METHODS, bearer_key, init_guards
+from api.idempotency import init_idempotency
+from models import ApiKey, Game, League, db, init_engine_events
+from models.database import writing
+from models.security import hash_key
 
 API_VERSION = "1.0.0"
 
@@ -41,6 +48,13 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", default_db),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=64 * 1024,
+        IMPORT_MAX_CONTENT_LENGTH=256 * 1024 * 1024,
+        MAX_URL_LENGTH=8192,
+        # Writes per key (or client address); several workers must share the storage,
+        # e.g. FLASK_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0
+        RATELIMIT_WRITES="120 per minute",
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -58,10 +72,63 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.update(test_config)
 
 
+migrate = Migrate()
+
+
 def init_database(app: Flask) -> None:
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
     with app.app_context():
         init_engine_events(db.engine)
+
+
+def _rate_key() -> str:
+    """Writes are limited per key (hashed), or per client address without one."""
+    key = bearer_key()
+    return "key:" + hash_key(key)[:32] if key is not None else "addr:" + (request.remote_addr or "unknown")
+
+
+def init_write_requests(app: Flask) -> None:
+    """Every transaction of a request that may write starts as a write
+    (BEGIN IMMEDIATE on SQLite): one that reads first and then tries to write
+    would fail when another worker wrote in between."""
+
+    @app.before_request
+    def _writes() -> None:
+        if request.method in WRITE_METHODS:
+            g.writing_token = writing.set(True)
+
+    @app.teardown_request
+    def _done(_exc: BaseException | None) -> None:
+        g.pop("locked_game", None)
+        token = g.pop("writing_token", None)
+        if token is not None:
+            writing.reset(token)
+
+
+def init_request_limits(app: Flask) -> None:
+    """The import takes years of play in one body; everything else stays small."""
+
+    @app.before_request
+    def _body_limit() -> None:
+        if len(request.full_path) > app.config["MAX_URL_LENGTH"]:
+            raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters",
+                          type="https://ginref.org/problems/uri-too-long")
+        if request.endpoint == "leagues.import_league_json":
+            request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
+
+    limiter = Limiter(
+        key_func=_rate_key,
+        application_limits=[lambda: str(current_app.config["RATELIMIT_WRITES"])],
+        application_limits_exempt_when=lambda: request.method not in WRITE_METHODS,
+    )
+    @app.after_request  # registered first, so it runs after the limiter has added its headers
+    def _retry_after_only_when_limited(response: Response) -> Response:
+        if response.status_code != 429:
+            response.headers.pop("Retry-After", None)
+        return response
+
+    limiter.init_app(app)
 
 
 def init_docs(app: Flask) -> None:
@@ -73,12 +140,57 @@ def init_docs(app: Flask) -> None:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
 
 
+def init_health(app: Flask) -> None:
+    @app.route("/health")
+    def health() -> dict[str, str]:
+        """Liveness: answers without touching the database."""
+        return {"status": "ok"}
+
+
 def init_commands(app: Flask) -> None:
     @app.cli.command("init-db")
     def init_db() -> None:
-        """Create the database tables (run once before serving)."""
-        db.create_all()
+        """Create or upgrade the database schema (run once before serving)."""
+        from flask_migrate import upgrade
+
+        upgrade(directory=migrate.directory)
         click.echo(f"database ready: {db.engine.url.render_as_string(hide_password=True)}")
+
+    keys = AppGroup("keys", help="Issue write keys for leagues and games.")
+
+    @keys.command("issue")
+    @click.option("--league", "league_id", type=int, help="League id")
+    @click.option("--game", "game_id", type=int, help="Game id (a game outside any league)")
+    def issue_key(league_id: int | None, game_id: int | None) -> None:
+        """Issue a new key for one league or game, revoking its old keys."""
+        from models.security import rotate_key
+
+        if (league_id is None) == (game_id is None):
+            raise click.UsageError("give --league or --game")
+        if league_id is not None and db.session.get(League, league_id) is None:
+            raise click.BadParameter(f"there is no league {league_id}")
+        if game_id is not None:
+            game = db.session.get(Game, game_id)
+            if game is None or game.league_id is not None:
+                raise click.BadParameter(f"there is no game {game_id} outside a league")
+        key = rotate_key(league_id=league_id, game_id=game_id)
+        db.session.commit()
+        click.echo(key)
+
+    @keys.command("backfill")
+    def backfill_keys() -> None:
+        """Issue keys for every league and league-less game that has none; prints them once."""
+        from sqlalchemy import select
+
+        with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None))
+        for league in db.session.scalars(select(League).where(League.id.not_in(with_keys))):
+            click.echo(f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}")
+        game_keys = select(ApiKey.game_id).where(ApiKey.game_id.is_not(None))
+        for game in db.session.scalars(select(Game).where(Game.league_id.is_(None), Game.id.not_in(game_keys))):
+            click.echo(f"game {game.id}\t{ApiKey.issue(game_id=game.id)[1]}")
+        db.session.commit()
+
+    app.cli.add_command(keys)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -87,8 +199,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     load_config(app, test_config)
     init_database(app)
     api = ProblemApi(app)
+    api.spec.components.security_scheme("bearerAuth", {
+        "type": "http", "scheme": "bearer",
+        "description": "The key of the league (or of the game outside a league) that a write changes"})
     register_blueprints(api)
     register_error_handlers(app)
+    init_write_requests(app)
+    init_request_limits(app)
+    init_idempotency(app)
+    init_guards(app)
     init_docs(app)
+    init_health(app)
     init_commands(app)
     return app

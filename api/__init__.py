@@ -6,10 +6,11 @@ from flask_smorest import Api
 
 from api.games import blp as games_blp
 from api.hands import blp as hands_blp
+from api.leagues import blp as leagues_blp
 from api.players import blp as players_blp
 from api.referee import blp as referee_blp
 
 
 def register_blueprints(api: Api) -> None:
-    for blp in (players_blp, games_blp, hands_blp, referee_blp):
+    for blp in (players_blp, games_blp, hands_blp, leagues_blp, referee_blp):
         api.register_blueprint(blp, url_prefix="/api/v1" + (blp.url_prefix or ""))

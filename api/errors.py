@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, json
-from marshmallow import Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from referee import IllegalKnockError, RefereeError
@@ -22,7 +22,11 @@ log = logging.getLogger(__name__)
 
 
 class ProblemSchema(Schema):
-    """RFC 9457 problem details, with the members this API adds."""
+    """RFC 9457 problem details, with the members this API adds (and room for
+    more: RFC 9457 allows extension members)."""
+
+    class Meta:
+        unknown = INCLUDE
 
     type = fields.String(required=True, metadata={"description": "URI of the problem type; for a rule "
                                                   "violation it ends in the rule number, e.g. #R14"})
@@ -35,7 +39,12 @@ class ProblemSchema(Schema):
     offending = fields.Raw(metadata={"description": "The offending value"})
     legal_arrangement = fields.Raw(metadata={"description": "R14: a legal arrangement, if any"})
     hands = fields.List(fields.Integer(), metadata={"description": "R26: hands a correction would strand"})
+    game = fields.Dict(metadata={"description": "412: the game as it is now"})
     players = fields.List(fields.Raw(), metadata={"description": "R9: players who must cut again"})
+    deadwood = fields.Integer(metadata={"description": "R14: the deadwood count judged"})
+    limit = fields.Integer(metadata={"description": "R14: the knock limit"})
+    count = fields.Integer(metadata={"description": "R21: how many cards were given"})
+    meld = fields.Raw(metadata={"description": "The meld concerned"})
 
 
 class Problem(Exception):
@@ -138,8 +147,10 @@ def handle_http_exception(error: HTTPException) -> Response:
 
 
 def handle_problem(problem: Problem) -> Response:
+    members = dict(problem.members)
+    headers = members.pop("headers", None)
     return problem_response(problem.status, problem.detail, title=problem.title, type=problem.type,
-                            **problem.members)
+                            headers=headers, **members)
 
 
 def handle_referee_error(error: RefereeError) -> Response:
@@ -164,6 +175,11 @@ def handle_referee_error(error: RefereeError) -> Response:
     return response
 
 
+def handle_recursion(error: RecursionError) -> Response:
+    """Only a pathologically nested request body gets this deep."""
+    return problem_response(400, "the request body is nested too deeply", type=TYPE_BASE + "malformed-json")
+
+
 def handle_unexpected(error: Exception) -> Response:
     log.exception("unexpected error", exc_info=error)
     return problem_response(500, "the server failed to handle this request", type=TYPE_BASE + "server-error")
@@ -174,4 +190,5 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Problem, handle_problem)
     app.register_error_handler(RefereeError, handle_referee_error)
     app.register_error_handler(InternalServerError, handle_http_exception)
+    app.register_error_handler(RecursionError, handle_recursion)
     app.register_error_handler(Exception, handle_unexpected)

@@ -1,15 +1,28 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from sqlalchemy import func, select
 
+from api.docs import ETAG_HEADER, keyed_write
 from api.errors import Problem, conflict, not_found
-from models import Game, Player, db, write_transaction
+from api.guards import etag_of
+from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
+from models.security import rotate_key
 from referee import CutError, Roles, Rules, replay, roles_from_cut
-from schemas.games import GameInSchema, GameListSchema, GamePatchSchema, GameSchema, PageArgsSchema
+from schemas.games import (
+    GameCreatedSchema,
+    GameInSchema,
+    GameListSchema,
+    GamePatchSchema,
+    GameSchema,
+    KeySchema,
+    PageArgsSchema,
+)
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
 
@@ -18,10 +31,16 @@ def game_dict(game: Game) -> dict[str, Any]:
     return {"id": game.id, "status": game.status, "players": game.players, "rules": game.rules,
             "scores": game.scores, "roles": game.roles, "first_roles": game.first_roles.as_dict(),
             "cut": game.cut, "hands_played": game.hands_played, "winner": game.winner,
-            "out_of_turn": game.out_of_turn, "version": game.version, "created_at": game.created_at}
+            "out_of_turn": game.out_of_turn, "version": game.version, "league_id": game.league_id,
+            "played_at": game.played_at, "created_at": game.created_at}
 
 
 def load_game(game_id: int, *, lock: bool = False) -> Game:
+    """The game (404 if none); ``lock``: its row locked for this write (the
+    guard may have locked it already in this transaction)."""
+    locked = g.get("locked_game")
+    if lock and locked is not None and locked.id == game_id:
+        return locked  # type: ignore[no-any-return]
     game = Game.locked(game_id) if lock else db.session.get(Game, game_id)
     if game is None:
         raise not_found("game", game_id)
@@ -50,7 +69,7 @@ def _seat(data: dict[str, Any]) -> Roles:
     cut = data["cut"]
     by_id = {}
     for key, card in cut.items():
-        if not key.isdigit() or int(key) not in players:
+        if not (key.isascii() and key.isdigit()) or int(key) not in players:
             raise _invalid(f"cut.{key}", f"{key!r} is not one of the game's players (R9)", offending=key)
         by_id[int(key)] = card
     if len(by_id) != 3:
@@ -63,23 +82,47 @@ def _seat(data: dict[str, Any]) -> Roles:
     return roles_from_cut(by_id)
 
 
+def _league_of(data: dict[str, Any]) -> int | None:
+    league_id: int | None = data.get("league_id")
+    if league_id is None:
+        return None
+    if db.session.get(League, league_id) is None:
+        raise _invalid("league_id", f"there is no league {league_id}", offending=league_id)
+    members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)))
+    for i, p in enumerate(data["players"]):
+        if p not in members:
+            raise _invalid(f"players[{i}]", f"player {p} is not a member of league {league_id}", offending=p)
+    return league_id
+
+
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(GameInSchema)
-    @blp.response(201, GameSchema)
+    @blp.response(201, GameCreatedSchema, headers=ETAG_HEADER)
+    @keyed_write(blp, conflict=False)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Start a game: three players, a cut (R9) or roles, and rule options"""
+        """Start a game: three players, a cut (R9) or roles, and rule options.
+
+        In a league it needs the league's key. Outside a league it needs none
+        and returns the game's own key, once: keep it to record hands."""
         with write_transaction():
             roles = _seat(data)
             rules = Rules.from_options(data.get("rules"))
-            game = Game(players=data["players"], rules=rules.as_dict(),
+            league_id = _league_of(data)
+            game = Game(players=data["players"], rules=rules.as_dict(), league_id=league_id,
+                        played_at=data.get("played_at") or datetime.now(UTC),
                         cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
                         first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter,
                         version=0)
             game.apply(replay(rules, roles, []))
             db.session.add(game)
+            db.session.flush()
+            key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
             db.session.commit()
-            return game_dict(game), 201, {"Location": f"/api/v1/games/{game.id}"}
+            body = game_dict(game)
+            if key is not None:
+                body["key"] = key
+            return body, 201, {"Location": f"/api/v1/games/{game.id}", "ETag": etag_of(game)}
 
     @blp.arguments(PageArgsSchema, location="query")
     @blp.response(200, GameListSchema)
@@ -94,14 +137,16 @@ class Games(MethodView):
 
 @blp.route("/<int(max=2147483647):game_id>")
 class GameById(MethodView):
-    @blp.response(200, GameSchema)
-    def get(self, game_id: int) -> dict[str, Any]:
-        """Get a game: scores, roles for the next hand, winner"""
-        return game_dict(load_game(game_id))
+    @blp.response(200, GameSchema, headers=ETAG_HEADER)
+    def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
+        """Get a game: scores, roles for the next hand, winner; its ETag"""
+        game = load_game(game_id)
+        return game_dict(game), {"ETag": etag_of(game)}
 
     @blp.arguments(GamePatchSchema)
-    @blp.response(200, GameSchema)
-    def patch(self, data: dict[str, Any], game_id: int) -> dict[str, Any]:
+    @blp.response(200, GameSchema, headers=ETAG_HEADER)
+    @keyed_write(blp, if_match="optional")
+    def patch(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Change the rule options, only before the first hand"""
         with write_transaction():
             game = load_game(game_id, lock=True)
@@ -111,4 +156,18 @@ class GameById(MethodView):
             game.rules = rules.as_dict()
             game.apply(replay(rules, game.first_roles, []))
             db.session.commit()
-            return game_dict(game)
+            return game_dict(game), {"ETag": etag_of(game)}
+
+
+@blp.route("/<int(max=2147483647):game_id>/key", methods=["POST"])
+@blp.response(201, KeySchema)
+@keyed_write(blp)
+def rotate_game_key(game_id: int) -> dict[str, Any]:
+    """Rotate the key of a game outside any league: the old key stops working at once"""
+    with write_transaction():
+        game = load_game(game_id, lock=True)
+        if game.league_id is not None:
+            raise conflict("a game in a league is written with the league's key; rotate that one")
+        key = rotate_key(game_id=game.id)
+        db.session.commit()
+        return {"key": key}

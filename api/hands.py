@@ -6,8 +6,10 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
+from api.guards import etag_of
 from api.judging import judge_input
 from models import Game, Hand, db, write_transaction
 from referee import GameState, GameStateError, HandRecord, next_roles, replay
@@ -50,7 +52,8 @@ class Hands(MethodView):
         return {"items": [hand_dict(h, game) for h in game.hands]}
 
     @blp.arguments(HandInSchema)
-    @blp.response(201, HandSchema)
+    @blp.response(201, HandSchema, headers=ETAG_HEADER)
+    @keyed_write(blp, if_match="required")
     def post(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         with write_transaction():
@@ -60,14 +63,12 @@ class Hands(MethodView):
             judged = judge_input(data, game.rule_options)
             seating = game.next_roles
             assert seating is not None
-            hand = Hand(number=game.hands_played + 1, box=seating.box, captain=seating.captain,
-                        sitter=seating.sitter)
+            hand = Hand(box=seating.box, captain=seating.captain, sitter=seating.sitter)
             hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-            state = _replay(game, [*game.records(), hand.record()])
-            game.hands.append(hand)
-            game.apply(state)
+            game.append(hand)
             db.session.commit()
-            return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}"}
+            return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
+                                                "ETag": etag_of(game)}
 
 
 @blp.route("/<int(max=2147483647):number>")
@@ -82,8 +83,9 @@ class HandByNumber(MethodView):
         return hand_dict(hand, game)
 
     @blp.arguments(HandInSchema)
-    @blp.response(200, HandSchema)
-    def put(self, data: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
+    @blp.response(200, HandSchema, headers=ETAG_HEADER)
+    @keyed_write(blp, if_match="required")
+    def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Correct a past hand (R26): re-judged with its seating; later hands stand"""
         with write_transaction():
             game = load_game(game_id, lock=True)
@@ -97,10 +99,11 @@ class HandByNumber(MethodView):
             hand.corrected_at = datetime.now(UTC)
             game.apply(state)
             db.session.commit()
-            return hand_dict(hand, game)
+            return hand_dict(hand, game), {"ETag": etag_of(game)}
 
-    @blp.response(204)
-    def delete(self, game_id: int, number: int) -> None:
+    @blp.response(204, headers=ETAG_HEADER)
+    @keyed_write(blp, if_match="required")
+    def delete(self, game_id: int, number: int) -> tuple[str, dict[str, str]]:
         """Undo the last hand"""
         with write_transaction():
             game = load_game(game_id, lock=True)
@@ -111,3 +114,4 @@ class HandByNumber(MethodView):
             game.hands.pop()
             game.apply(_replay(game, game.records()))
             db.session.commit()
+            return "", {"ETag": etag_of(game)}

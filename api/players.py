@@ -6,9 +6,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from sqlalchemy import func, select
 
+from api.docs import open_write
 from api.errors import not_found
+from api.games import game_dict
+from api.history import game_history
 from models import Player, db
-from schemas.games import PageArgsSchema
+from schemas.games import GameHistorySchema, PageArgsSchema
+from schemas.leagues import HistoryArgsSchema
 from schemas.players import PlayerInSchema, PlayerListSchema, PlayerSchema
 
 blp = Blueprint("players", __name__, url_prefix="/players", description="Players")
@@ -18,6 +22,7 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Players
 class Players(MethodView):
     @blp.arguments(PlayerInSchema)
     @blp.response(201, PlayerSchema)
+    @open_write(blp)
     def post(self, data: dict[str, Any]) -> tuple[Player, int, dict[str, str]]:
         """Create a player"""
         player = Player(name=data["name"])
@@ -45,3 +50,14 @@ class PlayerById(MethodView):
         if player is None:
             raise not_found("player", player_id)
         return player
+
+
+@blp.route("/<int(max=2147483647):player_id>/games", methods=["GET"])
+@blp.arguments(HistoryArgsSchema, location="query")
+@blp.response(200, GameHistorySchema)
+def list_player_games(args: dict[str, Any], player_id: int) -> dict[str, Any]:
+    """A player's games, newest first (cursor-paginated; filter by league, other player, dates)"""
+    if db.session.get(Player, player_id) is None:
+        raise not_found("player", player_id)
+    games, cursor = game_history(args, player_id=player_id)
+    return {"items": [game_dict(g) for g in games], "next_cursor": cursor}

@@ -8,14 +8,22 @@ kept on the game row in the same transaction as every change to its hands.
 
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, select
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import db
+from models.database import UTCDateTime, db
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
+from referee.game import advance
+from referee.stats import Figures, add_hand, finish, game_figures
+
+if TYPE_CHECKING:
+    from models.league import GamePlayer
+
+FIGURE_FIELDS = [f.name for f in dataclass_fields(Figures)]
 
 
 def _now() -> datetime:
@@ -27,7 +35,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -48,10 +56,13 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     out_of_turn: Mapped[list[int]] = mapped_column(JSON, default=list)
     version: Mapped[int] = mapped_column(Integer, default=1)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True, index=True)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now, index=True)
 
     hands: Mapped[list[Hand]] = relationship(back_populates="game", order_by="Hand.number",
                                              cascade="all, delete-orphan")
+    figures: Mapped[list[GamePlayer]] = relationship(cascade="all, delete-orphan")
 
     @property
     def first_roles(self) -> Roles:
@@ -68,18 +79,78 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     def records(self) -> list[HandRecord]:
         return [hand.record() for hand in self.hands]
 
-    def apply(self, state: GameState) -> None:
-        """Store the replayed state on the game and the R26 marks on its hands."""
+    def state(self) -> GameState:
+        """The stored state (what :func:`referee.replay` of the hands gave)."""
+        return GameState({int(p): n for p, n in self.scores.items()}, self.next_roles, self.winner,
+                         self.hands_played, tuple(self.out_of_turn))
+
+    def _store_state(self, state: GameState) -> None:
         self.scores = {str(p): n for p, n in state.scores.items()}
         self.roles = None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()}
         self.winner = None if state.winner is None else int(state.winner)
         self.status = "finished" if state.finished else "in_progress"
         self.hands_played = state.hands_played
         self.out_of_turn = list(state.out_of_turn)
+        self.version = (self.version or 0) + 1
+
+    def append(self, hand: Hand) -> GameState:
+        """Record the next hand: the stored state advanced by it (no hand after
+        the win, R20) and the three players' figures increased by its counts,
+        without reloading the game's other hands."""
+        record = hand.record()
+        state = advance(self.rule_options, self.state(), record)
+        hand.game_id = self.id
+        hand.number = state.hands_played
+        hand.scores_after = {str(p): n for p, n in state.scores.items()}
+        hand.seating_follows = hand.number not in state.out_of_turn
+        db.session.add(hand)
+        self._store_state(state)
+        delta = {p: Figures(games_played=0) for p in self.players}
+        add_hand(delta, record)
+        if state.winner is not None:
+            finish(delta, state.winner)
+        from models.league import GamePlayer
+
+        table = GamePlayer.__table__
+        db.session.execute(  # one executemany: each column plus this hand's count
+            update(table).where(table.c.game_id == self.id, table.c.player_id == bindparam("pid"))
+            .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS}),
+            [{"pid": p, **{"d_" + name: getattr(f, name) for name in FIGURE_FIELDS}} for p, f in delta.items()])
+        self._mark_ratings_stale()
+        return state
+
+    def apply(self, state: GameState) -> None:
+        """Store a full replay: the state on the game, the running scores and
+        R26 marks on its hands, and every figure recomputed."""
+        self._store_state(state)
         for hand, running in zip(self.hands, state.running, strict=True):
             hand.scores_after = {str(p): n for p, n in running.items()}
             hand.seating_follows = hand.number not in state.out_of_turn
-        self.version = (self.version or 0) + 1
+        self._store_figures(state)
+
+    def _mark_ratings_stale(self) -> None:
+        if self.league_id is not None:
+            from models.league import League
+
+            db.session.execute(update(League).where(League.id == self.league_id, League.ratings_stale.is_(False))
+                               .values(ratings_stale=True))
+
+    def _store_figures(self, state: GameState) -> None:
+        """Rewrite this game's per-player figures, and mark the league's ratings stale."""
+        from models.league import GamePlayer
+
+        figures = game_figures(self.records(), self.players, state.winner)
+        rows = {row.player_id: row for row in self.figures}
+        for player, f in figures.items():
+            row = rows.get(int(player))
+            if row is None:
+                row = GamePlayer(player_id=int(player))
+                self.figures.append(row)
+            row.league_id = self.league_id
+            row.played_at = self.played_at
+            for name in FIGURE_FIELDS:
+                setattr(row, name, getattr(f, name))
+        self._mark_ratings_stale()
 
     @classmethod
     def locked(cls, game_id: int) -> Game | None:
@@ -106,8 +177,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     ruling: Mapped[dict[str, Any]] = mapped_column(JSON)
     scores_after: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     seating_follows: Mapped[bool] = mapped_column(default=True)
-    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    corrected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    knocker_deadwood: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    corrected_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="hands")
 
@@ -119,7 +191,8 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         """The hand as the referee replays it: stored seating and ruling, never re-judged."""
         scorer = None if self.scorer is None else Side(self.scorer)
         knocker = None if self.knocker is None else Role(self.knocker)
-        return HandRecord(self.seating, knocker, Score(Outcome(self.outcome), scorer, self.points))
+        return HandRecord(self.seating, knocker, Score(Outcome(self.outcome), scorer, self.points),
+                          self.knocker_deadwood)
 
     def set_result(self, knocker: Role | None, score: Score, input: dict[str, Any],
                    ruling: dict[str, Any], mode: str) -> None:
@@ -130,3 +203,4 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         self.points = score.points
         self.input = input
         self.ruling = ruling
+        self.knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None

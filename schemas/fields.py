@@ -45,6 +45,10 @@ class Name(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs).strip()
         if _CONTROL.search(text):
             raise ValidationError("must not contain control characters")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValidationError("must be valid Unicode text (no lone surrogates)") from None
         return text
 
 

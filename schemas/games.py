@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -24,6 +25,9 @@ class GameInSchema(Schema):
                       metadata={"description": "Player id -> the card he cut (R9)"})
     roles = fields.Nested(RolesInSchema)
     rules = fields.Nested(RulesSchema, load_default=dict)
+    league_id = Id(metadata={"description": "The league the game counts for; all three players must be members"})
+    played_at = fields.AwareDateTime(default_timezone=UTC, metadata={
+        "description": "When the game started (default: now); give it for games entered after the fact"})
 
     @validates_schema
     def _cut_or_roles(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -50,6 +54,8 @@ class GameSchema(Schema):
     out_of_turn = fields.List(fields.Integer(), required=True, metadata={
         "description": "Hands whose seating no longer follows from the hand before (R26)"})
     version = fields.Integer(required=True)
+    league_id = fields.Integer(required=True, allow_none=True)
+    played_at = fields.DateTime(required=True)
     created_at = fields.DateTime(required=True)
 
 
@@ -63,3 +69,17 @@ class GameListSchema(Schema):
 class PageArgsSchema(Schema):
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=100000))
     per_page = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class GameHistorySchema(Schema):
+    items = fields.List(fields.Nested(GameSchema), required=True)
+    next_cursor = fields.String(required=True, allow_none=True,
+                                metadata={"description": "Pass as `cursor` for the next page; null at the end"})
+
+
+class GameCreatedSchema(GameSchema):
+    key = fields.String(metadata={"description": "For a game outside a league: its key, shown only now"})
+
+
+class KeySchema(Schema):
+    key = fields.String(required=True, metadata={"description": "The new key, shown only now; the old one is revoked"})

@@ -1,0 +1,175 @@
+"""Load test: gunicorn (4 workers) on SQLite and PostgreSQL, 16 and 64
+concurrent clients. Each client records counts-mode hands into its own game
+with If-Match (a new game when one finishes) and reads GET /games/{game_id};
+the same clients on GET /health (no database) give the server's ceiling.
+
+    python bench/load.py [--clients 16 64] [--backends sqlite postgresql] [--seconds 10]
+
+Bounded: every phase runs for --seconds and stops. Rate limits are raised
+through config (FLASK_RATELIMIT_WRITES), not counted as errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.live import LiveServer  # noqa: E402
+
+PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+class Client:
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+             ) -> tuple[int, dict[str, str], Any, float]:
+        data = None if body is None else json.dumps(body)
+        hdrs = {"Content-Type": "application/json", **(headers or {})}
+        start = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=data, headers=hdrs)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            self.conn.connect()
+            self.conn.request(method, path, body=data, headers=hdrs)
+            response = self.conn.getresponse()
+            raw = response.read()
+        elapsed = time.perf_counter() - start
+        return response.status, dict(response.getheaders()), (json.loads(raw) if raw else None), elapsed
+
+
+def _new_game(client: Client, players: list[int]) -> tuple[int, str, str]:
+    status, headers, body, _ = client.call("POST", "/api/v1/games", {
+        "players": players, "roles": {"box": players[0], "captain": players[1], "sitter": players[2]}})
+    assert status == 201, body
+    return body["id"], body["key"], headers["ETag"]
+
+
+def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[str, list[Any]]) -> None:
+    rng = random.Random(seed)
+    client = Client(port)
+    game, key, etag = _new_game(client, players)
+    writes, reads, errors = [], [], 0
+    while time.perf_counter() < until:
+        body = {"knocker": rng.choice(["box", "captain"]), "knocker_deadwood_count": rng.randint(0, 10),
+                "defender_deadwood_count": rng.randint(0, 40)}
+        status, headers, result, elapsed = client.call(
+            "POST", f"/api/v1/games/{game}/hands", body, {"Authorization": f"Bearer {key}", "If-Match": etag})
+        if status != 201:
+            errors += 1
+            continue
+        writes.append(elapsed)
+        etag = headers["ETag"]
+        status, headers, state, elapsed = client.call("GET", f"/api/v1/games/{game}")
+        if status != 200:
+            errors += 1
+        reads.append(elapsed)
+        if state["status"] == "finished":
+            game, key, etag = _new_game(client, players)
+    out["writes"].extend(writes)
+    out["reads"].extend(reads)
+    out["errors"].append(errors)
+
+
+def _ceiling(port: int, until: float, out: dict[str, list[Any]]) -> None:
+    client = Client(port)
+    times, errors = [], 0
+    while time.perf_counter() < until:
+        status, _, _, elapsed = client.call("GET", "/health")
+        if status != 200:
+            errors += 1
+        times.append(elapsed)
+    out["health"].extend(times)
+    out["health_errors"].append(errors)
+
+
+def _run_phase(target: Any, args_for: Any, clients: int, seconds: float) -> tuple[dict[str, list[Any]], float]:
+    out: dict[str, list[Any]] = {"writes": [], "reads": [], "errors": [], "health": [], "health_errors": []}
+    start = time.perf_counter()
+    until = start + seconds
+    threads = [threading.Thread(target=target, args=(*args_for(i), until, out)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    return out, time.perf_counter() - start
+
+
+def _ms(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def run(backend: str, clients: int, seconds: float, tmp: Path) -> dict[str, Any]:
+    from tests.live import database_url  # noqa: F401 - PostgreSQL schema helper
+
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp / f'load-{clients}.sqlite3'}"
+    else:
+        import os
+        os.environ.setdefault("TEST_DATABASE_URL", PG_URL)
+        url = database_url("postgresql", tmp, f"ginref_load_{clients}")
+    with LiveServer(url, workers=4) as server:
+        setup = Client(server.port)
+        players = [setup.call("POST", "/api/v1/players", {"name": n})[2]["id"] for n in ("Ann", "Bob", "Cy")]
+        ceiling, c_elapsed = _run_phase(_ceiling, lambda i: (server.port,), clients, seconds)
+        load, l_elapsed = _run_phase(_recorder, lambda i: (server.port, players, i), clients, seconds)
+    health_rps = len(ceiling["health"]) / c_elapsed
+    write_rps = len(load["writes"]) / l_elapsed
+    return {
+        "backend": backend, "clients": clients,
+        "ceiling_rps": health_rps, "ceiling_p50": _ms(ceiling["health"], 0.5),
+        "ceiling_p99": _ms(ceiling["health"], 0.99), "ceiling_errors": sum(ceiling["health_errors"]),
+        "hands_per_s": write_rps, "requests_per_s": (len(load["writes"]) + len(load["reads"])) / l_elapsed,
+        "write_p50": _ms(load["writes"], 0.5), "write_p99": _ms(load["writes"], 0.99),
+        "read_p50": _ms(load["reads"], 0.5), "read_p99": _ms(load["reads"], 0.99),
+        "errors": sum(load["errors"]), "ratio": write_rps / health_rps if health_rps else float("nan"),
+        "request_ratio": ((len(load["writes"]) + len(load["reads"])) / l_elapsed) / health_rps,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--backends", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend in args.backends:
+            for clients in args.clients:
+                r = run(backend, clients, args.seconds, Path(tmp))
+                results.append(r)
+                print(json.dumps(r), file=sys.stderr)
+    print("| backend | clients | /health req/s | hands/s | hand+read req/s | hands/s ÷ ceiling | "
+          "write p50 / p99 ms | read p50 / p99 ms | errors |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for r in results:
+        print(f"| {r['backend']} | {r['clients']} | {r['ceiling_rps']:.0f} | {r['hands_per_s']:.0f} | "
+              f"{r['requests_per_s']:.0f} | {r['ratio']:.0%} | {r['write_p50']:.1f} / {r['write_p99']:.1f} | "
+              f"{r['read_p50']:.1f} / {r['read_p99']:.1f} | {r['errors']} |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 1 if any(r["errors"] or r["ceiling_errors"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

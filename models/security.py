@@ -1,0 +1,77 @@
+"""API keys (stored as hashes only) and stored responses for idempotent retries."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, UniqueConstraint, update
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.database import UTCDateTime, db
+from models.game import _now
+
+KEY_PREFIX = "grk_"
+
+
+def new_key() -> str:
+    """A random key: 192 bits, URL-safe."""
+    return KEY_PREFIX + secrets.token_urlsafe(24)
+
+
+def hash_key(key: str) -> str:
+    """Keys are random and long, so one SHA-256 is enough (no password stretching)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ApiKey(db.Model):  # type: ignore[name-defined,misc]
+    """A key for writes to one league (and its games) or to one game outside a league."""
+
+    __tablename__ = "api_key"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), nullable=True,
+                                                  index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), nullable=True,
+                                                index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    @classmethod
+    def issue(cls, *, league_id: int | None = None, game_id: int | None = None) -> tuple[ApiKey, str]:
+        """A new key row (added to the session) and the key itself, shown once."""
+        key = new_key()
+        row = cls(key_hash=hash_key(key), league_id=league_id, game_id=game_id)
+        db.session.add(row)
+        return row, key
+
+
+class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
+    """The first response to a write sent with an ``Idempotency-Key``."""
+
+    __tablename__ = "idempotency_record"
+    __table_args__ = (UniqueConstraint("scope", "method", "path", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    scope: Mapped[str] = mapped_column(String(80))  # the credential's hash, or the client address
+    method: Mapped[str] = mapped_column(String(10))
+    path: Mapped[str] = mapped_column(String(300))
+    key: Mapped[str] = mapped_column(String(255))
+    body_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None while in progress
+    headers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now, index=True)
+
+
+def rotate_key(*, league_id: int | None = None, game_id: int | None = None) -> str:
+    """Revoke every key of the league (or game) and issue a new one."""
+    now = _now()
+    query = update(ApiKey).where(ApiKey.revoked_at.is_(None))
+    query = query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(
+        ApiKey.game_id == game_id)
+    db.session.execute(query.values(revoked_at=now))
+    return ApiKey.issue(league_id=league_id, game_id=game_id)[1]

@@ -1,0 +1,182 @@
+"""League figures: standings, head to head and ratings, from the per-game
+figures (``GamePlayer``) and the hand logs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import ColumnElement, delete, func, select
+
+from models.database import db, write_transaction
+from models.game import FIGURE_FIELDS, Game, Hand, Player
+from models.league import GamePlayer, League, LeagueMember, LeagueRating
+from referee import HandRecord, Outcome, Role, Roles, Score, Side
+from referee.stats import Figures, streaks
+
+MODEL = PlackettLuce()
+DEFAULT_MU = MODEL.mu
+DEFAULT_SIGMA = MODEL.sigma
+
+#: the figures a standings table can be sorted by
+SORT_KEYS = ["rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
+             "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
+             "longest_streak", "current_streak", "name"]
+
+
+def _filters(league_id: int, since: datetime | None, until: datetime | None) -> list[ColumnElement[bool]]:
+    conditions = [GamePlayer.league_id == league_id]
+    if since is not None:
+        conditions.append(GamePlayer.played_at >= since)
+    if until is not None:
+        conditions.append(GamePlayer.played_at < until)
+    return conditions
+
+
+def _figures(conditions: list[ColumnElement[bool]]) -> tuple[dict[int, Figures], dict[int, tuple[int, int]]]:
+    columns = [func.sum(getattr(GamePlayer, name)) for name in FIGURE_FIELDS]
+    rows = db.session.execute(select(GamePlayer.player_id, *columns).where(*conditions)
+                              .group_by(GamePlayer.player_id)).all()
+    figures = {row[0]: Figures(*(int(v or 0) for v in row[1:])) for row in rows}
+    results: dict[int, list[bool]] = {}
+    finished = db.session.execute(
+        select(GamePlayer.player_id, GamePlayer.games_won)
+        .where(*conditions, GamePlayer.games_finished == 1)
+        .order_by(GamePlayer.played_at, GamePlayer.game_id)).all()
+    for player_id, won in finished:
+        results.setdefault(player_id, []).append(bool(won))
+    return figures, {p: streaks(r) for p, r in results.items()}
+
+
+def _row(player_id: int, name: str, f: Figures, streak: tuple[int, int],
+         rating: tuple[float, float, int] | None) -> dict[str, Any]:
+    mu, sigma, rated = rating or (DEFAULT_MU, DEFAULT_SIGMA, 0)
+    return {
+        "player_id": player_id, "name": name,
+        "games_played": f.games_played, "games_finished": f.games_finished, "games_won": f.games_won,
+        "win_rate": f.win_rate, "total_points": f.points,
+        "hands_played": f.hands, "hands_box": f.hands_box, "hands_captain": f.hands_captain,
+        "hands_sitter": f.hands_sitter, "hands_won": f.hands_won, "hands_won_box": f.hands_won_box,
+        "hands_won_captain": f.hands_won_captain, "gins": f.gins, "undercuts_made": f.undercuts_made,
+        "undercuts_suffered": f.undercuts_suffered, "knocks": f.knocks,
+        "average_knocker_deadwood": f.average_knocker_deadwood,
+        "average_points_per_hand_won": f.average_points_per_hand_won,
+        "current_streak": streak[0], "longest_streak": streak[1],
+        "rating": {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "hands_rated": rated},
+    }
+
+
+def _sort_key(sort: str) -> Any:
+    def key(row: dict[str, Any]) -> Any:
+        value = row["rating"]["ordinal"] if sort == "rating" else row[sort]
+        return value
+    return key
+
+
+def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[str, Any]]:
+    """Sort by ``sort``; nulls last; ties: games won, then total points (both
+    descending), then player id ascending, whatever the order asked."""
+    rows = sorted(rows, key=lambda r: (-r["games_won"], -r["total_points"], r["player_id"]))
+    key = _sort_key(sort)
+    present = [r for r in rows if key(r) is not None]
+    missing = [r for r in rows if key(r) is None]
+    present.sort(key=key, reverse=order == "desc")  # stable: ties keep the order above
+    return present + missing
+
+
+def standings(league: League, since: datetime | None = None, until: datetime | None = None,
+              sort: str = "rating", order: str = "desc") -> list[dict[str, Any]]:
+    figures, streak = _figures(_filters(league.id, since, until))
+    ratings = league_ratings(league)
+    members = db.session.execute(
+        select(Player.id, Player.name).join(LeagueMember, LeagueMember.player_id == Player.id)
+        .where(LeagueMember.league_id == league.id)).all()
+    rows = [_row(pid, name, figures.get(pid, Figures()), streak.get(pid, (0, 0)), ratings.get(pid))
+            for pid, name in members]
+    return sort_rows(rows, sort, order)
+
+
+def head_to_head(league: League, a: int, b: int, since: datetime | None = None,
+                 until: datetime | None = None) -> tuple[list[dict[str, Any]], int]:
+    conditions = _filters(league.id, since, until)
+    both = (select(GamePlayer.game_id).where(GamePlayer.player_id == a, *conditions)
+            .intersect(select(GamePlayer.game_id).where(GamePlayer.player_id == b, *conditions)))
+    games = db.session.scalar(select(func.count()).select_from(both.subquery())) or 0
+    figures, streak = _figures([GamePlayer.game_id.in_(both), GamePlayer.player_id.in_([a, b])])
+    ratings = league_ratings(league)
+    names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_([a, b]))).all())
+    rows = [_row(p, names.get(p, ""), figures.get(p, Figures()), streak.get(p, (0, 0)), ratings.get(p))
+            for p in (a, b)]
+    return rows, games
+
+
+# --- ratings -------------------------------------------------------------------------
+
+def rate_hands(hands: Iterable[HandRecord]) -> dict[int, tuple[float, float, int]]:
+    """openskill ratings over hands in order: the box alone against the team of
+    captain and sitter; the side of the hand's winner (R11) wins; draws do not rate."""
+    ratings: dict[Any, Any] = {}
+    counts: dict[Any, int] = {}
+    for hand in hands:
+        winner = hand.winner
+        if winner is None:
+            continue
+        r = hand.roles
+        for p in (r.box, r.captain, r.sitter):
+            if p not in ratings:
+                ratings[p] = MODEL.rating()
+                counts[p] = 0
+            counts[p] += 1
+        ranks = [0, 1] if winner is Role.BOX else [1, 0]
+        [[box], [captain, sitter]] = MODEL.rate([[ratings[r.box]], [ratings[r.captain], ratings[r.sitter]]],
+                                                ranks=ranks)
+        ratings[r.box], ratings[r.captain], ratings[r.sitter] = box, captain, sitter
+    return {int(p): (v.mu, v.sigma, counts[p]) for p, v in ratings.items()}
+
+
+def league_hand_log(league_id: int) -> list[HandRecord]:
+    """Every hand of the league's games, in the order of played_at, then hand
+    number. Games with the same played_at are ordered by their content (players,
+    seating and rulings), never by id, so the order they were entered in
+    cannot change the ratings."""
+    games: dict[int, tuple[Any, list[Any]]] = {}
+    rows = db.session.execute(
+        select(Game.id, Game.played_at, Hand.box, Hand.captain, Hand.sitter, Hand.knocker, Hand.outcome,
+               Hand.scorer, Hand.points)
+        .join(Hand, Hand.game_id == Game.id).where(Game.league_id == league_id)
+        .order_by(Game.played_at, Game.id, Hand.number)).all()
+    for game_id, played_at, *hand in rows:
+        games.setdefault(game_id, (played_at, []))[1].append(tuple(hand))
+    # ids enter the key only through comparisons, which an import (new ids, same order) keeps
+    ordered = sorted(games.values(), key=lambda g: (g[0], [tuple("" if v is None else v for v in h) for h in g[1]]))
+    return [HandRecord(Roles(box=box, captain=captain, sitter=sitter),
+                       None if knocker is None else Role(knocker),
+                       Score(Outcome(outcome), None if scorer is None else Side(scorer), points))
+            for _, hands in ordered for box, captain, sitter, knocker, outcome, scorer, points in hands]
+
+
+def refresh_ratings(league_id: int) -> None:
+    """Recompute the league's ratings from its hand logs if they changed, in a
+    write transaction of its own (the league row locked)."""
+    db.session.commit()  # end the reading transaction
+    with write_transaction():
+        league = db.session.execute(select(League).where(League.id == league_id).with_for_update()
+                                    .execution_options(populate_existing=True)).scalar_one()
+        if league.ratings_stale:
+            ratings = rate_hands(league_hand_log(league.id))
+            db.session.execute(delete(LeagueRating).where(LeagueRating.league_id == league.id))
+            db.session.add_all(LeagueRating(league_id=league.id, player_id=p, mu=mu, sigma=sigma, hands_rated=n)
+                               for p, (mu, sigma, n) in ratings.items())
+            league.ratings_stale = False
+        db.session.commit()
+
+
+def league_ratings(league: League) -> dict[int, tuple[float, float, int]]:
+    """The league's ratings, recomputed from its hand logs when they changed."""
+    if league.ratings_stale:
+        refresh_ratings(league.id)
+    rows = db.session.execute(select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma,
+                                     LeagueRating.hands_rated).where(LeagueRating.league_id == league.id)).all()
+    return {p: (mu, sigma, n) for p, mu, sigma, n in rows}

@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from datetime import UTC
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.fields import MAX_ID, Id, Name
+
+
+class LeagueInSchema(Schema):
+    name = Name(required=True)
+    members = fields.List(Id(), load_default=list, validate=validate.Length(max=500),
+                          metadata={"description": "Player ids to add as members"})
+
+
+class MembersInSchema(Schema):
+    players = fields.List(Id(), required=True, validate=validate.Length(min=1, max=500))
+
+
+class LeagueSchema(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+    members = fields.List(fields.Integer(), required=True)
+    games = fields.Integer(required=True, metadata={"description": "Number of games in the league"})
+    created_at = fields.DateTime(required=True)
+
+
+class LeagueCreatedSchema(LeagueSchema):
+    key = fields.String(required=True, metadata={"description": "The league's key, shown only now"})
+
+
+class LeagueListSchema(Schema):
+    items = fields.List(fields.Nested(LeagueSchema), required=True)
+    total = fields.Integer(required=True)
+    page = fields.Integer(required=True)
+    per_page = fields.Integer(required=True)
+
+
+class RangeArgsSchema(Schema):
+    since = fields.AwareDateTime(data_key="from", default_timezone=UTC,
+                                 metadata={"description": "Games with played_at at or after this instant"})
+    until = fields.AwareDateTime(data_key="to", default_timezone=UTC,
+                                 metadata={"description": "Games with played_at before this instant"})
+
+    @validates_schema
+    def _ordered(self, data: dict, **kwargs: object) -> None:
+        if "since" in data and "until" in data and data["since"] > data["until"]:
+            raise ValidationError("must not be before 'from'", "to")
+
+
+_SORT = ["rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
+         "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
+         "longest_streak", "current_streak", "name"]
+
+
+class StandingsArgsSchema(RangeArgsSchema):
+    sort = fields.String(load_default="rating", validate=validate.OneOf(_SORT))
+    order = fields.String(load_default="desc", validate=validate.OneOf(["asc", "desc"]))
+
+
+def _query_id(**kwargs: object) -> fields.Integer:
+    return fields.Integer(validate=validate.Range(min=1, max=MAX_ID), **kwargs)  # type: ignore[arg-type]
+
+
+class HeadToHeadArgsSchema(RangeArgsSchema):
+    a = _query_id(required=True)
+    b = _query_id(required=True)
+
+
+class RatingSchema(Schema):
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True, metadata={"description": "Uncertainty"})
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma, a conservative skill"})
+    hands_rated = fields.Integer(required=True)
+
+
+class StandingSchema(Schema):
+    player_id = fields.Integer(required=True)
+    name = fields.String(required=True)
+    games_played = fields.Integer(required=True, metadata={"description": "Finished or not"})
+    games_finished = fields.Integer(required=True)
+    games_won = fields.Integer(required=True)
+    win_rate = fields.Float(required=True, allow_none=True, metadata={"description": "games_won / games_finished"})
+    total_points = fields.Integer(required=True)
+    hands_played = fields.Integer(required=True, metadata={"description": "In any role, draws included"})
+    hands_box = fields.Integer(required=True)
+    hands_captain = fields.Integer(required=True)
+    hands_sitter = fields.Integer(required=True)
+    hands_won = fields.Integer(required=True)
+    hands_won_box = fields.Integer(required=True)
+    hands_won_captain = fields.Integer(required=True)
+    gins = fields.Integer(required=True)
+    undercuts_made = fields.Integer(required=True)
+    undercuts_suffered = fields.Integer(required=True)
+    knocks = fields.Integer(required=True)
+    average_knocker_deadwood = fields.Float(required=True, allow_none=True,
+                                            metadata={"description": "Over his knocks entered by cards"})
+    average_points_per_hand_won = fields.Float(required=True, allow_none=True)
+    current_streak = fields.Integer(required=True)
+    longest_streak = fields.Integer(required=True)
+    rating = fields.Nested(RatingSchema, required=True)
+
+
+class StandingsSchema(Schema):
+    league_id = fields.Integer(required=True)
+    sort = fields.String(required=True)
+    order = fields.String(required=True)
+    items = fields.List(fields.Nested(StandingSchema), required=True)
+
+
+class HeadToHeadSchema(Schema):
+    league_id = fields.Integer(required=True)
+    games = fields.Integer(required=True, metadata={"description": "Games both played"})
+    items = fields.List(fields.Nested(StandingSchema), required=True)
+
+
+class HistoryArgsSchema(RangeArgsSchema):
+    player = _query_id()
+    league = _query_id()
+    cursor = fields.String(validate=validate.Length(max=200))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

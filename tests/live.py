@@ -1,0 +1,102 @@
+"""A real ginref server (gunicorn, several workers) for tests that need one.
+
+Bounded: it starts within 30 s or fails, and is always stopped (SIGTERM to its
+process group, then SIGKILL)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def database_url(backend: str, tmp_path: Path, name: str) -> str:
+    """A fresh database: a SQLite file, or a PostgreSQL schema named ``name``."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / (name + '.sqlite3')}"
+    url = os.environ["TEST_DATABASE_URL"]
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA IF EXISTS {name} CASCADE"))
+        conn.execute(text(f"CREATE SCHEMA {name}"))
+    engine.dispose()
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{name}"
+
+
+class LiveServer:
+    def __init__(self, db_url: str, *, workers: int = 4, env: dict[str, str] | None = None) -> None:
+        self.db_url = db_url
+        self.workers = workers
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "DATABASE_URL": db_url, "GINREF_BIND": f"127.0.0.1:{self.port}",
+                    "GINREF_WORKERS": str(workers), "FLASK_RATELIMIT_WRITES": '"1000000 per minute"',
+                    **(env or {})}
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"ginref-live-{self.port}.log"
+
+    def init_db(self) -> None:
+        subprocess.run([str(BIN / "flask"), "--app", "app", "init-db"], cwd=ROOT, env=self.env, check=True,
+                       capture_output=True, timeout=120)
+
+    def start(self) -> LiveServer:
+        self.process = subprocess.Popen(
+            [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:create_app()"], cwd=ROOT, env=self.env,
+            stdout=subprocess.DEVNULL, stderr=self.log_path.open("ab"), start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.base + "/health", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+            if self.process.poll() is not None:
+                raise RuntimeError("gunicorn exited at start")
+        self.stop()
+        raise RuntimeError("gunicorn did not start within 30 s")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL the master and every worker at once: no clean shutdown."""
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=15)
+        except (subprocess.TimeoutExpired, ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def __enter__(self) -> LiveServer:
+        self.init_db()
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,153 @@
+"""Retries are safe (Idempotency-Key), two phones cannot record the same turn
+(If-Match), and writes are rate-limited per key."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+from models import IdempotencyRecord, db
+from tests.test_api.conftest import BACKENDS, _engine_options
+
+COUNTS = {"knocker": "box", "knocker_deadwood_count": 3, "defender_deadwood_count": 20}
+
+
+def _app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str,
+         **config: Any) -> Flask:
+    app = create_app({"TESTING": True, **_engine_options(request, tmp_path_factory, request.param, name), **config})
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def trust_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    app = _app(request, tmp_path_factory, "trust", RATELIMIT_ENABLED=False)
+    yield app
+    with app.app_context():
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def api(trust_app: Flask) -> Iterator[FlaskClient]:
+    yield trust_app.test_client()
+    with trust_app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+
+
+def new_game(api: FlaskClient) -> tuple[int, dict[str, str], str]:
+    ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    r = api.post("/api/v1/games", json={"players": ids, "roles": {"box": ids[0], "captain": ids[1],
+                                                                   "sitter": ids[2]}})
+    return r.get_json()["id"], {"Authorization": f"Bearer {r.get_json()['key']}"}, r.headers["ETag"]
+
+
+def test_a_retry_with_the_same_key_and_body_replays_the_first_response(api: FlaskClient) -> None:
+    game, auth, etag = new_game(api)
+    headers = {**auth, "If-Match": etag, "Idempotency-Key": "hand-1"}
+    first = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    again = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    assert first.status_code == again.status_code == 201  # replayed before the (now stale) If-Match check
+    assert again.get_json() == first.get_json()
+    assert again.headers["Location"] == first.headers["Location"]
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
+
+
+def test_the_same_key_with_another_body_is_a_422(api: FlaskClient) -> None:
+    game, auth, etag = new_game(api)
+    headers = {**auth, "If-Match": etag, "Idempotency-Key": "k"}
+    assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers).status_code == 201
+    other = api.post(f"/api/v1/games/{game}/hands", json={**COUNTS, "knocker_deadwood_count": 4}, headers=headers)
+    assert other.status_code == 422 and other.content_type == "application/problem+json"
+    assert "Idempotency-Key" in other.get_json()["errors"]
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
+
+
+def test_a_duplicate_while_the_first_is_in_progress_is_a_409(api: FlaskClient, trust_app: Flask) -> None:
+    game, auth, etag = new_game(api)
+    body = api.post  # the in-flight first request is simulated by its in-progress record
+    import hashlib
+    import json as _json
+
+    from models.security import hash_key
+    raw = _json.dumps(COUNTS).encode()
+    with trust_app.app_context():
+        db.session.add(IdempotencyRecord(scope="key:" + hash_key(auth["Authorization"][7:])[:40], method="POST",
+                                         path=f"/api/v1/games/{game}/hands", key="busy",
+                                         body_hash=hashlib.sha256(raw).hexdigest()))
+        db.session.commit()
+    r = body(f"/api/v1/games/{game}/hands", data=raw, content_type="application/json",
+             headers={**auth, "If-Match": etag, "Idempotency-Key": "busy"})
+    assert r.status_code == 409
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 0
+
+
+def test_keys_are_scoped_by_credential_method_and_path(api: FlaskClient) -> None:
+    game, auth, etag = new_game(api)
+    game2, auth2, etag2 = new_game(api)
+    a = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag,
+                                                                       "Idempotency-Key": "same"})
+    b = api.post(f"/api/v1/games/{game2}/hands", json=COUNTS, headers={**auth2, "If-Match": etag2,
+                                                                        "Idempotency-Key": "same"})
+    assert a.status_code == b.status_code == 201
+    assert "Idempotent-Replayed" not in b.headers
+
+
+def test_a_replayed_error_is_the_same_error(api: FlaskClient) -> None:
+    game, auth, _ = new_game(api)
+    headers = {**auth, "If-Match": '"stale"', "Idempotency-Key": "e"}
+    first = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    again = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    assert first.status_code == again.status_code == 412
+    assert again.get_json() == first.get_json()
+
+
+def test_hand_writes_need_if_match_428_and_a_stale_one_is_412_with_the_game(api: FlaskClient) -> None:
+    game, auth, etag = new_game(api)
+    missing = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=auth)
+    assert missing.status_code == 428 and missing.content_type == "application/problem+json"
+    ok = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag})
+    assert ok.status_code == 201 and ok.headers["ETag"] != etag
+    assert ok.headers["ETag"] == api.get(f"/api/v1/games/{game}").headers["ETag"]
+    # the second phone still holds the old ETag: its hand for the same turn is refused
+    stale = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag})
+    assert stale.status_code == 412
+    assert stale.get_json()["game"] == api.get(f"/api/v1/games/{game}").get_json()
+    assert stale.headers["ETag"] == ok.headers["ETag"]
+    for method in ("put", "delete"):
+        r = getattr(api, method)(f"/api/v1/games/{game}/hands/1", json=COUNTS, headers=auth)
+        assert r.status_code == 428
+        r = getattr(api, method)(f"/api/v1/games/{game}/hands/1", json=COUNTS,
+                                 headers={**auth, "If-Match": etag})
+        assert r.status_code == 412
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
+
+
+@pytest.fixture(params=BACKENDS)
+def limited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
+    app = _app(request, tmp_path_factory, "limited", RATELIMIT_WRITES="3 per minute")
+    yield app.test_client()
+    with app.app_context():
+        db.drop_all()
+        db.engine.dispose()
+
+
+def test_writes_are_rate_limited_per_key_with_retry_after(limited: FlaskClient) -> None:
+    ids = [limited.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    blocked = limited.post("/api/v1/players", json={"name": "Dee"})  # the 4th write from this address
+    assert blocked.status_code == 429 and blocked.content_type == "application/problem+json"
+    assert int(blocked.headers["Retry-After"]) > 0
+    assert limited.get(f"/api/v1/players/{ids[0]}").status_code == 200  # reads are not limited
+    # a key has its own budget, apart from the address
+    headers = {"Authorization": "Bearer grk_someone_elses_key_xxxxxxxxxxxxx"}
+    assert limited.post("/api/v1/players", json={"name": "Eve"}, headers=headers).status_code == 201
