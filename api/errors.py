@@ -64,6 +64,12 @@ def not_found(what: str, ident: object) -> Problem:
     return Problem(404, f"there is no {what} {ident}", type=TYPE_BASE + "not-found")
 
 
+def invalid(field: str, message: str, **members: Any) -> Problem:
+    """A 422 naming the field (a JSON path) and what is wrong with its value."""
+    return Problem(422, f"{field}: {message}", type=TYPE_BASE + "invalid-content", errors={field: [message]},
+                   **members)
+
+
 def conflict(detail: str, **members: Any) -> Problem:
     return Problem(409, detail, type=TYPE_BASE + "conflict", **members)
 

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from sqlalchemy import func, select
 
 from api.docs import ETAG_HEADER, keyed_write
-from api.errors import Problem, conflict, not_found
+from api.errors import conflict, invalid, not_found
 from api.guards import etag_of
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
 from models.security import rotate_key
@@ -47,34 +47,29 @@ def load_game(game_id: int, *, lock: bool = False) -> Game:
     return game
 
 
-def _invalid(field: str, message: str, **members: Any) -> Problem:
-    return Problem(422, f"{field}: {message}", type="https://ginref.org/problems/invalid-content",
-                   errors={field: [message]}, **members)
-
-
 def _seat(data: dict[str, Any]) -> Roles:
     players: list[int] = data["players"]
     if len(set(players)) != 3:
-        raise _invalid("players", f"three different players are needed, not {players}", offending=players)
+        raise invalid("players", f"three different players are needed, not {players}", offending=players)
     known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
     for i, p in enumerate(players):
         if p not in known:
-            raise _invalid(f"players[{i}]", f"there is no player {p}", offending=p)
+            raise invalid(f"players[{i}]", f"there is no player {p}", offending=p)
     if "roles" in data:
         given = data["roles"]
         if sorted(given.values()) != sorted(players):
-            raise _invalid("roles", "box, captain and sitter must be the game's three players (R8)",
+            raise invalid("roles", "box, captain and sitter must be the game's three players (R8)",
                            offending=given)
         return Roles(**given)
     cut = data["cut"]
     by_id = {}
     for key, card in cut.items():
         if not (key.isascii() and key.isdigit()) or int(key) not in players:
-            raise _invalid(f"cut.{key}", f"{key!r} is not one of the game's players (R9)", offending=key)
+            raise invalid(f"cut.{key}", f"{key!r} is not one of the game's players (R9)", offending=key)
         by_id[int(key)] = card
     if len(by_id) != 3:
         missing = [p for p in players if p not in by_id]
-        raise _invalid("cut", f"each player cuts one card (R9): missing {missing}", rule="R9",
+        raise invalid("cut", f"each player cuts one card (R9): missing {missing}", rule="R9",
                        players=missing)
     if len(set(by_id.values())) != 3:
         raise CutError("the three cut cards must be distinct cards (R9)", field="cut",
@@ -87,11 +82,11 @@ def _league_of(data: dict[str, Any]) -> int | None:
     if league_id is None:
         return None
     if db.session.get(League, league_id) is None:
-        raise _invalid("league_id", f"there is no league {league_id}", offending=league_id)
+        raise invalid("league_id", f"there is no league {league_id}", offending=league_id)
     members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)))
     for i, p in enumerate(data["players"]):
         if p not in members:
-            raise _invalid(f"players[{i}]", f"player {p} is not a member of league {league_id}", offending=p)
+            raise invalid(f"players[{i}]", f"player {p} is not a member of league {league_id}", offending=p)
     return league_id
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import and_, or_, select
 
-from api.errors import Problem
+from api.errors import invalid
 from models import Game, GamePlayer, db
 
 
@@ -27,9 +27,7 @@ def _decode(cursor: str) -> tuple[datetime, int]:
             raise ValueError(cursor)
         return when, number
     except (ValueError, binascii.Error, UnicodeDecodeError, OverflowError):
-        raise Problem(422, f"cursor: {cursor!r} is not a cursor from this API",
-                      type="https://ginref.org/problems/invalid-content",
-                      errors={"cursor": [f"{cursor!r} is not a cursor from this API"]}) from None
+        raise invalid("cursor", f"{cursor!r} is not a cursor from this API") from None
 
 
 def game_history(args: dict[str, Any], *, league_id: int | None = None, player_id: int | None = None

@@ -9,7 +9,7 @@ from marshmallow import ValidationError
 from sqlalchemy import func, select
 
 from api.docs import keyed_write, open_write
-from api.errors import Problem, flatten_messages, not_found
+from api.errors import TYPE_BASE, Problem, flatten_messages, invalid, not_found
 from api.games import game_dict
 from api.history import game_history
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
@@ -50,16 +50,11 @@ def load_league(league_id: int) -> League:
     return league
 
 
-def _invalid(field: str, message: str) -> Problem:
-    return Problem(422, f"{field}: {message}", type="https://ginref.org/problems/invalid-content",
-                   errors={field: [message]})
-
-
 def _add_members(league: League, players: list[int], field: str) -> None:
     known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
     for i, p in enumerate(players):
         if p not in known:
-            raise _invalid(f"{field}[{i}]", f"there is no player {p}")
+            raise invalid(f"{field}[{i}]", f"there is no player {p}")
     present = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)))
     for p in dict.fromkeys(players):
         if p not in present:
@@ -144,11 +139,11 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The standings figures of two players over the games they both played"""
     league = load_league(league_id)
     if args["a"] == args["b"]:
-        raise _invalid("b", "a and b must be two different players")
+        raise invalid("b", "a and b must be two different players")
     members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)))
     for name in ("a", "b"):
         if args[name] not in members:
-            raise _invalid(name, f"player {args[name]} is not a member of league {league_id}")
+            raise invalid(name, f"player {args[name]} is not a member of league {league_id}")
     rows, games = head_to_head(league, args["a"], args["b"], args.get("since"), args.get("until"))
     return {"league_id": league_id, "games": games, "items": rows}
 
@@ -195,13 +190,13 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     except ValidationError as err:
         errors = flatten_messages(err.messages)
         raise Problem(422, "; ".join(f"{k}: {' '.join(v)}" for k, v in list(errors.items())[:5]),
-                      type="https://ginref.org/problems/invalid-content", errors=errors) from None
+                      type=TYPE_BASE + "invalid-content", errors=errors) from None
     with write_transaction():
         try:
             league = import_league(doc)
         except ImportError_ as err:
             db.session.rollback()
-            raise _invalid(err.field, err.message) from None
+            raise invalid(err.field, err.message) from None
         _, key = ApiKey.issue(league_id=league.id)
         db.session.commit()
         body = LeagueCreatedSchema().dump({**league_dict(league), "key": key})
