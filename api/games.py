@@ -109,8 +109,8 @@ class Games(MethodView):
                         cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
                         first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter,
                         version=0)
-            game.apply(replay(rules, roles, []))
             db.session.add(game)
+            game.apply(replay(rules, roles, []), history=False)
             db.session.flush()
             key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
             db.session.commit()
@@ -149,7 +149,7 @@ class GameById(MethodView):
                 raise conflict("the rules can change only before the first hand")
             rules = Rules.from_options({**game.rules, **data["rules"]})
             game.rules = rules.as_dict()
-            game.apply(replay(rules, game.first_roles, []))
+            game.apply(replay(rules, game.first_roles, []), history=False)
             db.session.commit()
             return game_dict(game), {"ETag": etag_of(game)}
 

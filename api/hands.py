@@ -12,7 +12,7 @@ from api.games import load_game
 from api.guards import etag_of
 from api.judging import judge_input
 from models import Game, Hand, db, write_transaction
-from referee import GameState, GameStateError, HandRecord, next_roles, replay
+from referee import GameState, GameStateError, HandRecord, replay
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/games/<int(max=2147483647):game_id>/hands",
@@ -20,15 +20,12 @@ blp = Blueprint("hands", __name__, url_prefix="/games/<int(max=2147483647):game_
 
 
 def hand_dict(hand: Hand, game: Game) -> dict[str, Any]:
-    record = hand.record()
-    won = game.winner is not None and game.hands_played == hand.number
+    """A hand as played (seating, ruling, running scores after it) with the
+    game's state now: roles for the next hand, status and winner."""
     return {"number": hand.number, "mode": hand.mode, "knocker": hand.knocker,
             "seating": hand.seating.as_dict(), "seating_follows": hand.seating_follows,
             "ruling": hand.ruling, "input": hand.input, "discard": hand.input.get("knocker_hand", {}).get("discard"),
-            "scores": hand.scores_after,
-            "roles": None if won else next_roles(hand.seating, record.winner).as_dict(),
-            "status": "finished" if won else "in_progress",
-            "winner": game.winner if won else None,
+            "scores": hand.scores_after, "roles": game.roles, "status": game.status, "winner": game.winner,
             "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
 
 

@@ -13,6 +13,7 @@ from api.errors import TYPE_BASE, Problem, flatten_messages, invalid, not_found
 from api.games import game_dict
 from api.history import game_history
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
+from models.books import refresh_totals
 from models.security import rotate_key
 from models.standings import head_to_head, standings
 from models.transfer import ImportError_, export_csv, export_league, import_league
@@ -56,10 +57,9 @@ def _add_members(league: League, players: list[int], field: str) -> None:
         if p not in known:
             raise invalid(f"{field}[{i}]", f"there is no player {p}")
     present = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)))
-    for p in dict.fromkeys(players):
-        if p not in present:
-            db.session.add(LeagueMember(league_id=league.id, player_id=p))
-    league.ratings_stale = True
+    new = [p for p in dict.fromkeys(players) if p not in present]
+    db.session.add_all(LeagueMember(league_id=league.id, player_id=p) for p in new)
+    refresh_totals(league.id, new)
 
 
 @blp.route("")
@@ -70,7 +70,7 @@ class Leagues(MethodView):
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a league; returns its key, once: every write to the league needs it"""
         with write_transaction():
-            league = League(name=data["name"])
+            league = League(name=data["name"], ratings_stale=False, streaks_stale=False, history_version=0)
             db.session.add(league)
             db.session.flush()
             _add_members(league, data["members"], "members")

@@ -3,10 +3,10 @@ referee decides."""
 
 from models.database import db, init_engine_events, write_transaction
 from models.game import Game, Hand, Player
-from models.league import GamePlayer, League, LeagueMember, LeagueRating
+from models.league import GamePlayer, League, LeagueMember, LeaguePlayer, LeagueRating
 from models.security import ApiKey, IdempotencyRecord
 
 __all__ = [
-    "ApiKey", "Game", "GamePlayer", "Hand", "IdempotencyRecord", "League", "LeagueMember", "LeagueRating",
-    "Player", "db", "init_engine_events", "write_transaction",
+    "ApiKey", "Game", "GamePlayer", "Hand", "IdempotencyRecord", "League", "LeagueMember", "LeaguePlayer",
+    "LeagueRating", "Player", "db", "init_engine_events", "write_transaction",
 ]

@@ -12,7 +12,7 @@ from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, select, update
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db
@@ -109,34 +109,31 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         add_hand(delta, record)
         if state.winner is not None:
             finish(delta, state.winner)
-        from models.league import GamePlayer
+        from models import books
 
-        table = GamePlayer.__table__
-        db.session.execute(  # one executemany: each column plus this hand's count
-            update(table).where(table.c.game_id == self.id, table.c.player_id == bindparam("pid"))
-            .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS}),
-            [{"pid": p, **{"d_" + name: getattr(f, name) for name in FIGURE_FIELDS}} for p, f in delta.items()])
-        self._mark_ratings_stale()
+        books.add_figures("game_player", self.id, delta)
+        if self.league_id is not None:
+            books.hand_appended(self, record, hand.number, delta, state.winner)
         return state
 
-    def apply(self, state: GameState) -> None:
+    def apply(self, state: GameState, *, history: bool = True, books: bool = True) -> None:
         """Store a full replay: the state on the game, the running scores and
-        R26 marks on its hands, and every figure recomputed."""
+        R26 marks on its hands, and every figure recomputed. ``history``:
+        the hands changed (not so for a new game or new rules); ``books``:
+        bring the league's books up to date now (an import does it once, at
+        the end)."""
         self._store_state(state)
         for hand, running in zip(self.hands, state.running, strict=True):
             hand.scores_after = {str(p): n for p, n in running.items()}
             hand.seating_follows = hand.number not in state.out_of_turn
         self._store_figures(state)
+        if self.league_id is not None and books:
+            from models import books as league_books
 
-    def _mark_ratings_stale(self) -> None:
-        if self.league_id is not None:
-            from models.league import League
-
-            db.session.execute(update(League).where(League.id == self.league_id, League.ratings_stale.is_(False))
-                               .values(ratings_stale=True))
+            league_books.game_rewritten(self, history=history)
 
     def _store_figures(self, state: GameState) -> None:
-        """Rewrite this game's per-player figures, and mark the league's ratings stale."""
+        """Rewrite this game's per-player figures."""
         from models.league import GamePlayer
 
         figures = game_figures(self.records(), self.players, state.winner)
@@ -150,7 +147,6 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
             row.played_at = self.played_at
             for name in FIGURE_FIELDS:
                 setattr(row, name, getattr(f, name))
-        self._mark_ratings_stale()
 
     @classmethod
     def locked(cls, game_id: int) -> Game | None:

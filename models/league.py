@@ -10,8 +10,9 @@ the game's hands, so standings are sums over a few rows per game. Ratings
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db
@@ -24,7 +25,14 @@ class League(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    # Bumped by every change to the hands of the league's games.
+    history_version: Mapped[int] = mapped_column(Integer, default=0)
+    # Ratings and streaks are kept in step hand by hand while hands come in
+    # order; a backdated game or a correction makes them stale, and the next
+    # read recomputes them from the hand logs.
     ratings_stale: Mapped[bool] = mapped_column(Boolean, default=True)
+    rated_through: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    streaks_stale: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
 class LeagueMember(db.Model):  # type: ignore[name-defined,misc]
@@ -62,6 +70,37 @@ class GamePlayer(db.Model):  # type: ignore[name-defined,misc]
     knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
 
     __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
+
+
+class LeaguePlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A member's totals over all the league's games (the sums of GamePlayer),
+    and his streaks of games won, for standings without a date range."""
+
+    __tablename__ = "league_player"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    games_finished: Mapped[int] = mapped_column(Integer, default=0)
+    games_won: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    hands_box: Mapped[int] = mapped_column(Integer, default=0)
+    hands_captain: Mapped[int] = mapped_column(Integer, default=0)
+    hands_sitter: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won_box: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won_captain: Mapped[int] = mapped_column(Integer, default=0)
+    gins: Mapped[int] = mapped_column(Integer, default=0)
+    undercuts_made: Mapped[int] = mapped_column(Integer, default=0)
+    undercuts_suffered: Mapped[int] = mapped_column(Integer, default=0)
+    knocks: Mapped[int] = mapped_column(Integer, default=0)
+    knocker_deadwood_total: Mapped[int] = mapped_column(Integer, default=0)
+    knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
+    current_streak: Mapped[int] = mapped_column(Integer, default=0)
+    longest_streak: Mapped[int] = mapped_column(Integer, default=0)
+    # the last finished game counted in the streaks, in played_at order
+    streak_played_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    streak_game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class LeagueRating(db.Model):  # type: ignore[name-defined,misc]

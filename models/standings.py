@@ -12,7 +12,7 @@ from sqlalchemy import ColumnElement, delete, func, select
 
 from models.database import db, write_transaction
 from models.game import FIGURE_FIELDS, Game, Hand, Player
-from models.league import GamePlayer, League, LeagueMember, LeagueRating
+from models.league import GamePlayer, League, LeagueMember, LeaguePlayer, LeagueRating
 from referee import HandRecord, Outcome, Role, Roles, Score, Side
 from referee.stats import Figures, streaks
 
@@ -88,8 +88,20 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
 
 def standings(league: League, since: datetime | None = None, until: datetime | None = None,
               sort: str = "rating", order: str = "desc") -> list[dict[str, Any]]:
-    figures, streak = _figures(_filters(league.id, since, until))
+    """Every member's figures; without a date range, from the league's books
+    (a few rows, whatever the history's size)."""
     ratings = league_ratings(league)
+    if since is None and until is None:
+        if league.streaks_stale:
+            refresh_streaks(league)
+        books = db.session.execute(
+            select(LeaguePlayer, Player.name).join(Player, Player.id == LeaguePlayer.player_id)
+            .where(LeaguePlayer.league_id == league.id)).all()
+        rows = [_row(book.player_id, name, Figures(*(getattr(book, n) for n in FIGURE_FIELDS)),
+                     (book.current_streak, book.longest_streak), ratings.get(book.player_id))
+                for book, name in books]
+        return sort_rows(rows, sort, order)
+    figures, streak = _figures(_filters(league.id, since, until))
     members = db.session.execute(
         select(Player.id, Player.name).join(LeagueMember, LeagueMember.player_id == Player.id)
         .where(LeagueMember.league_id == league.id)).all()
@@ -136,7 +148,7 @@ def rate_hands(hands: Iterable[HandRecord]) -> dict[int, tuple[float, float, int
     return {int(p): (v.mu, v.sigma, counts[p]) for p, v in ratings.items()}
 
 
-def league_hand_log(league_id: int) -> list[HandRecord]:
+def league_hand_log(league_id: int) -> tuple[list[HandRecord], dict[str, Any] | None]:
     """Every hand of the league's games, in the order of played_at, then hand
     number. Games with the same played_at are ordered by their content (players,
     seating and rulings), never by id, so the order they were entered in
@@ -150,33 +162,71 @@ def league_hand_log(league_id: int) -> list[HandRecord]:
     for game_id, played_at, *hand in rows:
         games.setdefault(game_id, (played_at, []))[1].append(tuple(hand))
     # ids enter the key only through comparisons, which an import (new ids, same order) keeps
-    ordered = sorted(games.values(), key=lambda g: (g[0], [tuple("" if v is None else v for v in h) for h in g[1]]))
-    return [HandRecord(Roles(box=box, captain=captain, sitter=sitter),
-                       None if knocker is None else Role(knocker),
-                       Score(Outcome(outcome), None if scorer is None else Side(scorer), points))
-            for _, hands in ordered for box, captain, sitter, knocker, outcome, scorer, points in hands]
+    ordered = sorted(games.items(), key=lambda g: (g[1][0], [tuple("" if v is None else v for v in h)
+                                                             for h in g[1][1]]))
+    log = [HandRecord(Roles(box=box, captain=captain, sitter=sitter), None if knocker is None else Role(knocker),
+                      Score(Outcome(outcome), None if scorer is None else Side(scorer), points))
+           for _, (_, hands) in ordered for box, captain, sitter, knocker, outcome, scorer, points in hands]
+    last = None
+    if ordered:
+        game_id, (played_at, hands) = ordered[-1]
+        last = {"played_at": played_at.isoformat(), "game_id": game_id, "hands": len(hands)}
+    return log, last
 
 
-def refresh_ratings(league_id: int) -> None:
-    """Recompute the league's ratings from its hand logs if they changed, in a
-    write transaction of its own (the league row locked)."""
-    db.session.commit()  # end the reading transaction
+def _store_if_unchanged(league_id: int, version: int, store: Any) -> None:
+    """Write what was computed outside the lock, unless the league's history
+    moved on meanwhile (then it stays stale for the next read)."""
+    db.session.commit()
     with write_transaction():
         league = db.session.execute(select(League).where(League.id == league_id).with_for_update()
                                     .execution_options(populate_existing=True)).scalar_one()
-        if league.ratings_stale:
-            ratings = rate_hands(league_hand_log(league.id))
-            db.session.execute(delete(LeagueRating).where(LeagueRating.league_id == league.id))
-            db.session.add_all(LeagueRating(league_id=league.id, player_id=p, mu=mu, sigma=sigma, hands_rated=n)
-                               for p, (mu, sigma, n) in ratings.items())
-            league.ratings_stale = False
+        if league.history_version == version:
+            store(league)
         db.session.commit()
+
+
+def refresh_ratings(league: League) -> None:
+    """Recompute the league's ratings from its hand logs: read and rate
+    without holding the write lock, then store."""
+    version = league.history_version
+    log, last = league_hand_log(league.id)
+    ratings = rate_hands(log)
+
+    def store(locked: League) -> None:
+        db.session.execute(delete(LeagueRating).where(LeagueRating.league_id == locked.id))
+        db.session.add_all(LeagueRating(league_id=locked.id, player_id=p, mu=mu, sigma=sigma, hands_rated=n)
+                           for p, (mu, sigma, n) in ratings.items())
+        locked.ratings_stale = False
+        locked.rated_through = last
+
+    _store_if_unchanged(league.id, version, store)
+
+
+def refresh_streaks(league: League) -> None:
+    """Recount every member's streaks of games won from the finished games."""
+    version = league.history_version
+    results: dict[int, list[tuple[bool, Any, int]]] = {}
+    for player_id, won, played_at, game_id in db.session.execute(
+            select(GamePlayer.player_id, GamePlayer.games_won, GamePlayer.played_at, GamePlayer.game_id)
+            .where(GamePlayer.league_id == league.id, GamePlayer.games_finished == 1)
+            .order_by(GamePlayer.played_at, GamePlayer.game_id)):
+        results.setdefault(player_id, []).append((bool(won), played_at, game_id))
+
+    def store(locked: League) -> None:
+        for row in db.session.scalars(select(LeaguePlayer).where(LeaguePlayer.league_id == locked.id)):
+            games = results.get(row.player_id, [])
+            row.current_streak, row.longest_streak = streaks(won for won, _, _ in games)
+            row.streak_played_at, row.streak_game_id = (games[-1][1], games[-1][2]) if games else (None, None)
+        locked.streaks_stale = False
+
+    _store_if_unchanged(league.id, version, store)
 
 
 def league_ratings(league: League) -> dict[int, tuple[float, float, int]]:
     """The league's ratings, recomputed from its hand logs when they changed."""
     if league.ratings_stale:
-        refresh_ratings(league.id)
+        refresh_ratings(league)
     rows = db.session.execute(select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma,
                                      LeagueRating.hands_rated).where(LeagueRating.league_id == league.id)).all()
     return {p: (mu, sigma, n) for p, mu, sigma, n in rows}

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from models.books import refresh_totals
 from models.database import db
 from models.game import Game, Hand, Player
 from models.league import League, LeagueMember
@@ -167,9 +168,11 @@ def import_league(doc: dict[str, Any]) -> League:
             raise ImportError_(f"{field}.hands", err.message) from None
         old_scores = {str(player(int(k), f"{field}.scores")): v for k, v in g["scores"].items()}
         db.session.add(game)
-        game.apply(state)
+        game.apply(state, books=False)
         if old_scores != game.scores:
             raise ImportError_(f"{field}.scores", f"the hands add up to {game.scores}, not {old_scores}")
     db.session.flush()
-    league.ratings_stale = True
+    refresh_totals(league.id, ids.values())
+    league.history_version = 1
+    league.ratings_stale = league.streaks_stale = True
     return league

@@ -101,9 +101,10 @@ class HandSchema(Schema):
     scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
                          metadata={"description": "Running scores after this hand"})
     roles = fields.Nested(SeatingSchema, required=True, allow_none=True, metadata={
-        "description": "Roles for the hand after this one; null once the game is won"})
-    status = fields.String(required=True, metadata={"enum": ["in_progress", "finished"]})
-    winner = fields.Integer(required=True, allow_none=True)
+        "description": "The game's roles for its next hand; null once the game is won"})
+    status = fields.String(required=True, metadata={"enum": ["in_progress", "finished"],
+                                                    "description": "The game's status now"})
+    winner = fields.Integer(required=True, allow_none=True, metadata={"description": "The game's winner"})
     recorded_at = fields.DateTime(required=True)
     corrected_at = fields.DateTime(required=True, allow_none=True)
 

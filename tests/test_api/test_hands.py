@@ -220,7 +220,9 @@ def test_a_hand_is_exactly_one_of_cards_counts_or_a_draw(api, game, body, field)
 
 def test_hands_read_back_one_by_one_and_as_a_list_in_order(api, table, game):
     recorded = [api.record(game["id"], body) for body in (DRAW, by_cards("box", *KNOCK_10), by_counts("box", 1, 2))]
-    assert api.hands(game["id"]) == recorded[:2] + [api.hand(game["id"], 3)]
+    now = {k: api.game(game["id"])[k] for k in ("roles", "status", "winner")}
+    # each hand as played, with the game's state now (roles for its next hand, status, winner)
+    assert api.hands(game["id"]) == [{**h, **now} for h in recorded]
     assert [api.hand(game["id"], n) for n in (1, 2, 3)] == api.hands(game["id"])
     # hand 3: box Ann 1 vs 2 scores 1 and stays in the box.
     assert recorded[2]["scores"] == table.scores(11, 0, 0)

@@ -1174,3 +1174,22 @@ def test_r16_an_import_whose_ruling_points_do_not_follow_from_its_counts_is_a_42
     bad = problem(api.client.post(f"{BASE}/leagues/import", json=doc), 422)
     assert any(k.endswith(".ruling") for k in bad["errors"])
     assert [api.total(p) for p in ("/leagues", "/players", "/games")] == counts_before
+
+
+@pytest.mark.parametrize("interleave", [False, True])
+def test_the_leagues_running_books_equal_a_count_from_the_games(api: Api, interleave: bool) -> None:
+    """Without a date range the standings come from books kept hand by hand
+    (totals, streaks, ratings); with a range, from each game's figures. Over
+    the whole history they must agree, whether hands came in order or
+    interleaved across tables (which makes the books recount)."""
+    entry = list(range(len(LEAGUE)))[::-1] if interleave else None
+    built = build(api, LEAGUE, entry=entry, interleave=interleave)
+    books = sorted(api.standings(built.id), key=lambda r: r["player_id"])
+    counted = sorted(api.standings(built.id, **{"from": "1900-01-01T00:00:00Z", "to": "2999-01-01T00:00:00Z"}),
+                     key=lambda r: r["player_id"])
+    assert books == counted
+    expected = tally(built.games, list(NAMES))
+    for row in books:
+        initial = built.initials[row["player_id"]]
+        assert {k: row[k] for k in (*COUNTED, "current_streak", "longest_streak")} == {
+            k: expected[initial][k] for k in (*COUNTED, "current_streak", "longest_streak")}

@@ -116,7 +116,7 @@ def test_r9_r11_r20_a_game_from_a_cut_played_by_cards_to_a_winner(api, table):
     assert [h["seating"] for h in hands] == [seats(b, c, a), seats(b, a, c), seats(a, c, b), seats(c, b, a),
                                              seats(b, a, c), seats(b, c, a), seats(c, a, b), seats(a, b, c)]
     assert [h["ruling"]["points"] for h in hands] == [34, 10, 20, 6, 34, 34, 20, 34]
-    assert [h["status"] for h in hands] == ["in_progress"] * 7 + ["finished"]
+    assert [(h["status"], h["winner"], h["roles"]) for h in hands] == [("finished", b, None)] * 8  # the game's now
     assert [h["mode"] for h in hands] == ["cards"] * 8
     assert all(h["seating_follows"] for h in hands)
     assert hands[-1]["scores"] == S(30, 108, 54)
@@ -268,7 +268,7 @@ def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_
     assert hand1["knocker"] == "box"
     assert hand1["ruling"] == counts_ruling("knock", "knocker", 20, 3, 23)
     assert hand1["scores"] == S(20, 0, 0)
-    assert hand1["roles"] == seats(a, c, b)
+    assert hand1["roles"] == seats(b, a, c)  # the game's roles for its next hand (after hand 4)
     assert hand1["corrected_at"] is not None
     assert hand1["seating_follows"] is True
 
@@ -298,13 +298,13 @@ def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_
 
 
 def test_r26_a_correction_can_finish_the_game_again_and_clear_the_marks(api, table, played):
-    a, b, c = table.ann, table.bob, table.cy
+    b, c = table.bob, table.cy
     g = played["id"]
     api.correct(g, 1, by_counts("box", 3, 23))
     assert api.game(g)["out_of_turn"] == [2]
     # Put hand 1 back as it was: Bob wins at hand 4 again and hand 2 follows again.
     hand1 = api.correct(g, 1, by_counts("captain", 3, 23))
-    assert hand1["roles"] == seats(b, c, a)
+    assert (hand1["roles"], hand1["status"], hand1["winner"]) == (None, "finished", b)  # the game's, now
     game = api.game(g)
     assert game["scores"] == table.scores(0, 100, 50)
     assert (game["status"], game["winner"], game["roles"], game["out_of_turn"]) == ("finished", b, None, [])
@@ -370,7 +370,8 @@ def test_r26_a_correction_by_cards_is_rejudged_with_the_hands_own_seating(api, t
     # Hand 1 was really an undercut of box Ann: captain Bob scores 20 -> hand 2 should have been (b, c, a).
     hand1 = api.correct(g, 1, by_cards("box", *UNDERCUT_20))
     assert hand1["ruling"] == UNDERCUT_20_RULING
-    assert (hand1["seating"], hand1["scores"], hand1["roles"]) == (seats(a, b, c), S(0, 20, 0), seats(b, c, a))
+    # roles: the game's for its next hand, which follow hand 2 (captain Cy won from (a, c, b))
+    assert (hand1["seating"], hand1["scores"], hand1["roles"]) == (seats(a, b, c), S(0, 20, 0), seats(c, b, a))
     game = api.game(g)
     assert game["scores"] == S(0, 20, 6)
     assert game["out_of_turn"] == [2]

@@ -1,0 +1,136 @@
+"""A league's running books: each member's totals and streaks, and the
+ratings, kept in step with the hand logs in the same transaction as each
+change to them.
+
+Hands usually arrive in order (the next hand of the league's latest game):
+then the totals, streaks and ratings move by that one hand. A backdated game
+or a correction leaves the streaks or ratings stale, and the next read
+recomputes them from the logs, outside the write lock (see models.standings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Update, bindparam, func, select, update
+
+from models.database import db
+from models.game import FIGURE_FIELDS, Game
+from models.league import GamePlayer, League, LeaguePlayer, LeagueRating
+from referee import HandRecord
+from referee.stats import Figures
+
+
+@cache
+def add_figures_statement(table_name: str) -> Update:
+    """UPDATE table SET each figure = figure + :d_figure WHERE row is :pid (built once)."""
+    table = db.metadata.tables[table_name]
+    key = table.c.game_id if "game_id" in table.c else table.c.league_id
+    return (update(table).where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
+            .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS}))
+
+
+def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
+    db.session.execute(add_figures_statement(table_name),
+                       [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}}
+                        for p, f in delta.items()])
+
+
+def refresh_totals(league_id: int, players: Iterable[int]) -> None:
+    """Recompute members' totals from the per-game figures (creating rows)."""
+    players = [int(p) for p in players]
+    sums = {row[0]: row[1:] for row in db.session.execute(
+        select(GamePlayer.player_id, *(func.coalesce(func.sum(getattr(GamePlayer, n)), 0) for n in FIGURE_FIELDS))
+        .where(GamePlayer.league_id == league_id, GamePlayer.player_id.in_(players))
+        .group_by(GamePlayer.player_id))}
+    rows = {r.player_id: r for r in db.session.scalars(
+        select(LeaguePlayer).where(LeaguePlayer.league_id == league_id, LeaguePlayer.player_id.in_(players)))}
+    for p in players:
+        row = rows.get(p)
+        if row is None:
+            row = LeaguePlayer(league_id=league_id, player_id=p, current_streak=0, longest_streak=0)
+            db.session.add(row)
+        for name, value in zip(FIGURE_FIELDS, sums.get(p, [0] * len(FIGURE_FIELDS)), strict=True):
+            setattr(row, name, int(value))
+
+
+def _position(game: Game, number: int) -> dict[str, Any]:
+    return {"played_at": game.played_at.isoformat(), "game_id": game.id, "hands": number}
+
+
+def _follows(rated: dict[str, Any] | None, game: Game, number: int) -> bool:
+    """Is this hand the next one of the league's log in rating order?"""
+    if rated is None:
+        return number == 1
+    if rated["game_id"] == game.id:
+        return number == rated["hands"] + 1
+    return number == 1 and game.played_at > datetime.fromisoformat(rated["played_at"])
+
+
+def hand_appended(game: Game, record: HandRecord, number: int, delta: Mapping[Any, Figures],
+                  winner: int | None) -> None:
+    """The league's books after one more hand of one of its games."""
+    league = db.session.get(League, game.league_id)
+    assert league is not None
+    league.history_version = (league.history_version or 0) + 1
+    add_figures("league_player", league.id, delta)
+    if winner is not None and not league.streaks_stale:
+        _extend_streaks(league, game, winner)
+    if not league.ratings_stale and _follows(league.rated_through, game, number):
+        _rate_one(league, record)
+        league.rated_through = _position(game, number)
+    else:
+        league.ratings_stale = True
+
+
+def _extend_streaks(league: League, game: Game, winner: int) -> None:
+    rows = list(db.session.scalars(select(LeaguePlayer).where(
+        LeaguePlayer.league_id == league.id, LeaguePlayer.player_id.in_([int(p) for p in game.players]))))
+    for row in rows:
+        if row.streak_played_at is not None and (row.streak_played_at, row.streak_game_id or 0) >= (
+                game.played_at, game.id):
+            league.streaks_stale = True  # a game finished out of played_at order: recount
+            return
+    for row in rows:
+        won = row.player_id == winner
+        row.current_streak = row.current_streak + 1 if won else 0
+        row.longest_streak = max(row.longest_streak, row.current_streak)
+        row.streak_played_at, row.streak_game_id = game.played_at, game.id
+
+
+def _rate_one(league: League, record: HandRecord) -> None:
+    from models.standings import MODEL
+
+    winner = record.winner
+    if winner is None:
+        return  # draws do not rate
+    r = record.roles
+    players = [int(r.box), int(r.captain), int(r.sitter)]
+    rows = {row.player_id: row for row in db.session.scalars(select(LeagueRating).where(
+        LeagueRating.league_id == league.id, LeagueRating.player_id.in_(players)))}
+    for p in players:
+        if p not in rows:
+            rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MODEL.mu, sigma=MODEL.sigma, hands_rated=0)
+            db.session.add(rows[p])
+    box, captain, sitter = (MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players)
+    [[box], [captain, sitter]] = MODEL.rate([[box], [captain, sitter]], ranks=[0, 1] if winner.value == "box"
+                                            else [1, 0])
+    for p, new in zip(players, (box, captain, sitter), strict=True):
+        rows[p].mu, rows[p].sigma, rows[p].hands_rated = new.mu, new.sigma, rows[p].hands_rated + 1
+
+
+def game_rewritten(game: Game, *, history: bool = True) -> None:
+    """After a full replay of a league game (created, corrected, undone,
+    imported): its players' totals recounted; streaks and ratings stale when
+    its history changed."""
+    league = db.session.get(League, game.league_id)
+    assert league is not None
+    db.session.flush()
+    refresh_totals(league.id, game.players)
+    if history:
+        league.history_version = (league.history_version or 0) + 1
+        league.streaks_stale = True
+        league.ratings_stale = True
