@@ -68,6 +68,7 @@ from sqlalchemy import create_engine, func, select, text  # noqa: E402
 from api.judging import Judged, judge_cards  # noqa: E402
 from app import create_app  # noqa: E402
 from models import Game, GamePlayer, Hand, League, LeagueMember, Player, db, write_transaction  # noqa: E402
+from models.books import refresh_totals  # noqa: E402
 from referee import Role, Roles, Rules, parse_cards, replay  # noqa: E402
 
 DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -121,10 +122,12 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
     rng = random.Random(seed)
     with write_transaction():
         players = [Player(name=f"Player {i + 1:02d}") for i in range(N_PLAYERS)]
-        league = League(name=f"Bench league ({n_hands:,} hands)")
+        league = League(name=f"Bench league ({n_hands:,} hands)", ratings_stale=False, streaks_stale=False,
+                        history_version=0)  # as POST /leagues makes one
         db.session.add_all([league, *players])
         db.session.flush()
         db.session.add_all(LeagueMember(league_id=league.id, player_id=p.id) for p in players)
+        refresh_totals(league.id, [p.id for p in players])
         db.session.commit()
         league_id = league.id
     member_ids = [p.id for p in players]
@@ -143,8 +146,8 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 game = Game(players=seated, rules=rules_dict, league_id=league_id, played_at=played_at,
                             first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter,
                             version=0)
-                game.apply(replay(rules, roles, []))
                 db.session.add(game)
+                game.apply(replay(rules, roles, []), history=False)
                 db.session.flush()
                 games += 1
                 played_at += timedelta(minutes=rng.choice((20, 40, 60, 90, 1440, 2880)))

@@ -111,10 +111,12 @@ def _rate_one(league: League, record: HandRecord) -> None:
     players = [int(r.box), int(r.captain), int(r.sitter)]
     rows = {row.player_id: row for row in db.session.scalars(select(LeagueRating).where(
         LeagueRating.league_id == league.id, LeagueRating.player_id.in_(players)))}
-    for p in players:
-        if p not in rows:
-            rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MODEL.mu, sigma=MODEL.sigma, hands_rated=0)
-            db.session.add(rows[p])
+    new = [p for p in players if p not in rows]
+    for p in new:
+        rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MODEL.mu, sigma=MODEL.sigma, hands_rated=0)
+        db.session.add(rows[p])
+    if new:
+        db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
     box, captain, sitter = (MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players)
     [[box], [captain, sitter]] = MODEL.rate([[box], [captain, sitter]], ranks=[0, 1] if winner.value == "box"
                                             else [1, 0])
