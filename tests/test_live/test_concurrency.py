@@ -35,6 +35,11 @@ def _setup(base: str) -> list[dict[str, Any]]:
     return games
 
 
+def _send(url: str, body: dict[str, Any], headers: dict[str, str], out: dict[str, Any]) -> None:
+    r = requests.post(url, json=body, headers=headers, timeout=20)
+    out.update(status=r.status_code, response=r.json())
+
+
 def _client(base: str, game: dict[str, Any], seed: int, log: list[dict[str, Any]], stop: float) -> None:
     rng = random.Random(seed)
     session = requests.Session()
@@ -48,9 +53,17 @@ def _client(base: str, game: dict[str, Any], seed: int, log: list[dict[str, Any]
         body = {"knocker": rng.choice(["box", "captain"]), "knocker_deadwood_count": rng.randint(0, 10),
                 "defender_deadwood_count": rng.randint(0, 30)}
         headers = {**auth, "If-Match": etag, "Idempotency-Key": str(uuid.uuid4())}
+        twin: dict[str, Any] = {}
+        double = None
+        if rng.random() < 0.2:  # the same request sent twice at once (a double tap, a proxy retry)
+            double = threading.Thread(target=_send, args=(f"{url}/hands", body, headers, twin))
+            double.start()
         first = session.post(f"{url}/hands", json=body, headers=headers, timeout=20)
         entry = {"game": game["id"], "etag": etag, "version": current.json()["version"], "body": body,
                  "status": first.status_code, "response": first.json()}
+        if double is not None:
+            double.join(timeout=30)
+            entry["twin"] = twin
         log.append(entry)
         if rng.random() < 0.3:  # the phone lost signal and retries with the same key
             again = session.post(f"{url}/hands", json=body, headers=headers, timeout=20)
@@ -71,6 +84,16 @@ def _run(backend: str, tmp_path: Path) -> None:
             t.join(timeout=DEADLINE + 30)
         assert not any(t.is_alive() for t in threads)
 
+        # a twin is answered 409 (its double still in progress) or gets the same answer replayed;
+        # whichever of the two was handled first is the one in the log
+        for e in log:
+            if "twin" in e:
+                if e["status"] == 409:
+                    e["status"], e["response"] = e["twin"]["status"], e["twin"]["response"]
+                else:
+                    assert e["twin"]["status"] == 409 or e["twin"] == {"status": e["status"],
+                                                                      "response": e["response"]}
+        assert any("twin" in e for e in log)
         statuses = {e["status"] for e in log}
         assert statuses <= {201, 412}, (statuses, server.log()[-3000:])
         accepted = [e for e in log if e["status"] == 201]
