@@ -43,43 +43,9 @@ class LeagueMember(db.Model):  # type: ignore[name-defined,misc]
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
 
 
-class GamePlayer(db.Model):  # type: ignore[name-defined,misc]
-    """One player's figures in one game (see referee.stats.Figures)."""
+class FigureColumns:
+    """The columns of referee.stats.Figures, for the per-game and per-league rows."""
 
-    __tablename__ = "game_player"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
-    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True)
-    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    games_played: Mapped[int] = mapped_column(Integer, default=1)
-    games_finished: Mapped[int] = mapped_column(Integer, default=0)
-    games_won: Mapped[int] = mapped_column(Integer, default=0)
-    points: Mapped[int] = mapped_column(Integer, default=0)
-    hands: Mapped[int] = mapped_column(Integer, default=0)
-    hands_box: Mapped[int] = mapped_column(Integer, default=0)
-    hands_captain: Mapped[int] = mapped_column(Integer, default=0)
-    hands_sitter: Mapped[int] = mapped_column(Integer, default=0)
-    hands_won_box: Mapped[int] = mapped_column(Integer, default=0)
-    hands_won_captain: Mapped[int] = mapped_column(Integer, default=0)
-    gins: Mapped[int] = mapped_column(Integer, default=0)
-    undercuts_made: Mapped[int] = mapped_column(Integer, default=0)
-    undercuts_suffered: Mapped[int] = mapped_column(Integer, default=0)
-    knocks: Mapped[int] = mapped_column(Integer, default=0)
-    knocker_deadwood_total: Mapped[int] = mapped_column(Integer, default=0)
-    knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
-
-    __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
-
-
-class LeaguePlayer(db.Model):  # type: ignore[name-defined,misc]
-    """A member's totals over all the league's games (the sums of GamePlayer),
-    and his streaks of games won, for standings without a date range."""
-
-    __tablename__ = "league_player"
-
-    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
     games_played: Mapped[int] = mapped_column(Integer, default=0)
     games_finished: Mapped[int] = mapped_column(Integer, default=0)
     games_won: Mapped[int] = mapped_column(Integer, default=0)
@@ -96,6 +62,29 @@ class LeaguePlayer(db.Model):  # type: ignore[name-defined,misc]
     knocks: Mapped[int] = mapped_column(Integer, default=0)
     knocker_deadwood_total: Mapped[int] = mapped_column(Integer, default=0)
     knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
+    """One player's figures in one game (see referee.stats.Figures)."""
+
+    __tablename__ = "game_player"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
+
+
+class LeaguePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
+    """A member's totals over all the league's games (the sums of GamePlayer),
+    and his streaks of games won, for standings without a date range."""
+
+    __tablename__ = "league_player"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
     current_streak: Mapped[int] = mapped_column(Integer, default=0)
     longest_streak: Mapped[int] = mapped_column(Integer, default=0)
     # the last finished game counted in the streaks, in played_at order
