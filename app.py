@@ -54,6 +54,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         # e.g. FLASK_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0
         RATELIMIT_WRITES="120 per minute",
         RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_HEADERS_ENABLED=True,
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
