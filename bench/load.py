@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import random
 import sys
 import tempfile
@@ -98,16 +99,34 @@ def _ceiling(port: int, until: float, out: dict[str, list[Any]]) -> None:
     out["health_errors"].append(errors)
 
 
-def _run_phase(target: Any, args_for: Any, clients: int, seconds: float) -> tuple[dict[str, list[Any]], float]:
+def _threads(target: Any, args: list[tuple[Any, ...]], until: float) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {"writes": [], "reads": [], "errors": [], "health": [], "health_errors": []}
-    start = time.perf_counter()
-    until = start + seconds
-    threads = [threading.Thread(target=target, args=(*args_for(i), until, out)) for i in range(clients)]
+    threads = [threading.Thread(target=target, args=(*a, until, out)) for a in args]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=seconds + 60)
-    return out, time.perf_counter() - start
+        t.join(timeout=until - time.perf_counter() + 60)
+    return out
+
+
+def _process(job: tuple[str, list[tuple[Any, ...]], float]) -> dict[str, list[Any]]:
+    name, args, seconds = job
+    target = {"ceiling": _ceiling, "recorder": _recorder}[name]
+    return _threads(target, args, time.perf_counter() + seconds)
+
+
+def _run_phase(name: str, args_for: Any, clients: int, seconds: float, processes: int
+               ) -> tuple[dict[str, list[Any]], float]:
+    """``clients`` concurrent clients, as threads spread over ``processes``
+    processes (one Python process alone would queue them on its GIL and time
+    its own waiting)."""
+    jobs = [(name, [args_for(i) for i in range(p, clients, processes)], seconds) for p in range(processes)]
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        parts = pool.map(_process, jobs)
+    elapsed = time.perf_counter() - start - 0.0
+    out: dict[str, list[Any]] = {k: [v for part in parts for v in part[k]] for k in parts[0]}
+    return out, min(elapsed, seconds + 0.5)
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -117,7 +136,7 @@ def _ms(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def run(backend: str, clients: int, seconds: float, tmp: Path) -> dict[str, Any]:
+def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int) -> dict[str, Any]:
     from tests.live import database_url  # noqa: F401 - PostgreSQL schema helper
 
     if backend == "sqlite":
@@ -129,8 +148,8 @@ def run(backend: str, clients: int, seconds: float, tmp: Path) -> dict[str, Any]
     with LiveServer(url, workers=4) as server:
         setup = Client(server.port)
         players = [setup.call("POST", "/api/v1/players", {"name": n})[2]["id"] for n in ("Ann", "Bob", "Cy")]
-        ceiling, c_elapsed = _run_phase(_ceiling, lambda i: (server.port,), clients, seconds)
-        load, l_elapsed = _run_phase(_recorder, lambda i: (server.port, players, i), clients, seconds)
+        ceiling, c_elapsed = _run_phase("ceiling", lambda i: (server.port,), clients, seconds, processes)
+        load, l_elapsed = _run_phase("recorder", lambda i: (server.port, players, i), clients, seconds, processes)
     health_rps = len(ceiling["health"]) / c_elapsed
     write_rps = len(load["writes"]) / l_elapsed
     return {
@@ -150,13 +169,14 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--processes", type=int, default=4, help="load generator processes (default 4)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for backend in args.backends:
             for clients in args.clients:
-                r = run(backend, clients, args.seconds, Path(tmp))
+                r = run(backend, clients, args.seconds, Path(tmp), args.processes)
                 results.append(r)
                 print(json.dumps(r), file=sys.stderr)
     print("| backend | clients | /health req/s | hands/s | hand+read req/s | hands/s ÷ ceiling | "
