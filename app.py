@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,8 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_WRITES="120 per minute",
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
-        RATELIMIT_HEADERS_ENABLED=True,
+        # X-RateLimit-* on every response would cost a storage lookup each; a 429 says Retry-After.
+        RATELIMIT_HEADERS_ENABLED=False,
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -123,10 +125,12 @@ def init_request_limits(app: Flask) -> None:
         application_limits=[lambda: str(current_app.config["RATELIMIT_WRITES"])],
         application_limits_exempt_when=lambda: request.method not in WRITE_METHODS,
     )
-    @app.after_request  # registered first, so it runs after the limiter has added its headers
-    def _retry_after_only_when_limited(response: Response) -> Response:
-        if response.status_code != 429:
-            response.headers.pop("Retry-After", None)
+    @app.after_request
+    def _retry_after(response: Response) -> Response:
+        if response.status_code == 429 and "Retry-After" not in response.headers:
+            current = limiter.current_limit
+            wait = 60 if current is None else int(current.reset_at - time.time()) + 1
+            response.headers["Retry-After"] = str(max(1, wait))
         return response
 
     limiter.init_app(app)
