@@ -20,12 +20,6 @@ MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
 DEFAULT_SIGMA = MODEL.sigma
 
-#: the figures a standings table can be sorted by
-SORT_KEYS = ["rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
-             "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
-             "longest_streak", "current_streak", "name"]
-
-
 def _filters(league_id: int, since: datetime | None, until: datetime | None) -> list[ColumnElement[bool]]:
     conditions = [GamePlayer.league_id == league_id]
     if since is not None:

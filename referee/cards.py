@@ -73,11 +73,6 @@ class Card:
 DECK: tuple[Card, ...] = tuple(Card(s, r) for s in range(4) for r in range(1, 14))
 
 
-def card_from_index(index: int) -> Card:
-    """The card at ``index`` of the canonical order."""
-    return DECK[index]
-
-
 def parse_card(text: str) -> Card:
     """Parse any spelling of R3 into a :class:`Card`.
 
@@ -118,7 +113,3 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Cards in the canonical order of R3."""
     return sorted(cards)
 
-
-def format_cards(cards: Iterable[Card]) -> list[str]:
-    """Canonical strings, in the order given."""
-    return [str(c) for c in cards]

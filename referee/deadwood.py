@@ -92,11 +92,6 @@ def _least(m: list[int], candidates: int) -> int:
     return best
 
 
-def least_deadwood_of_masks(masks: list[int]) -> int:
-    """:func:`least_deadwood` on suit masks."""
-    return _least(masks, 0x1FFF)
-
-
 def least_deadwood(cards: Sequence[Card]) -> int:
     """The least deadwood count any arrangement of ``cards`` leaves (R7)."""
     m = [0, 0, 0, 0]
