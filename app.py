@@ -47,7 +47,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
     default_db = "sqlite:///" + str(Path(app.instance_path) / "ginref.sqlite3")
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", default_db),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        SQLALCHEMY_ENGINE_OPTIONS={},
         MAX_CONTENT_LENGTH=64 * 1024,
         IMPORT_MAX_CONTENT_LENGTH=256 * 1024 * 1024,
         MAX_URL_LENGTH=8192,
@@ -79,6 +79,10 @@ migrate = Migrate()
 
 
 def init_database(app: Flask) -> None:
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # A server connection can drop (a restart, a proxy's idle timeout): test it
+        # at checkout. A SQLite file cannot drop, so it skips the extra statement.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"].setdefault("pool_pre_ping", True)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
     with app.app_context():
@@ -123,8 +127,12 @@ def init_request_limits(app: Flask) -> None:
     limiter = Limiter(
         key_func=_rate_key,
         application_limits=[lambda: str(current_app.config["RATELIMIT_WRITES"])],
-        application_limits_exempt_when=lambda: request.method not in WRITE_METHODS,
     )
+
+    @limiter.request_filter
+    def _reads_are_free() -> bool:
+        return request.method not in WRITE_METHODS  # checked first: a read costs the limiter nothing
+
     @app.after_request
     def _retry_after(response: Response) -> Response:
         if response.status_code == 429 and "Retry-After" not in response.headers:

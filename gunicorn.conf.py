@@ -16,6 +16,8 @@ threads = int(os.environ.get("GINREF_THREADS", "1"))
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
+# Each worker touches its heartbeat file on every request: keep that file in memory.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 accesslog = os.environ.get("GINREF_ACCESS_LOG")  # e.g. "-" for stdout
 # Long request lines are the app's to refuse (as problem+json), not gunicorn's (as HTML).
 limit_request_line = 0

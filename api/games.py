@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, invalid, not_found
-from api.guards import etag_of
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
+from models.game import GameRow
 from models.security import rotate_key
 from referee import CutError, Roles, Rules, replay, roles_from_cut
 from schemas.games import (
@@ -27,7 +27,7 @@ from schemas.games import (
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
 
 
-def game_dict(game: Game) -> dict[str, Any]:
+def game_dict(game: Game | GameRow) -> dict[str, Any]:
     return {"id": game.id, "status": game.status, "players": game.players, "rules": game.rules,
             "scores": game.scores, "roles": game.roles, "first_roles": game.first_roles.as_dict(),
             "cut": game.cut, "hands_played": game.hands_played, "winner": game.winner,
@@ -37,10 +37,10 @@ def game_dict(game: Game) -> dict[str, Any]:
 
 def load_game(game_id: int, *, lock: bool = False) -> Game:
     """The game (404 if none); ``lock``: its row locked for this write (the
-    guard may have locked it already in this transaction)."""
+    guard has locked it already in this transaction)."""
     locked = g.get("locked_game")
     if lock and locked is not None and locked.id == game_id:
-        return locked  # type: ignore[no-any-return]
+        lock = False  # held since the guard read the row
     game = Game.locked(game_id) if lock else db.session.get(Game, game_id)
     if game is None:
         raise not_found("game", game_id)
@@ -92,7 +92,7 @@ def _league_of(data: dict[str, Any]) -> int | None:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(GameInSchema)
+    @blp.arguments(GameInSchema())
     @blp.response(201, GameCreatedSchema, headers=ETAG_HEADER)
     @keyed_write(blp, conflict=False)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -117,9 +117,9 @@ class Games(MethodView):
             body = game_dict(game)
             if key is not None:
                 body["key"] = key
-            return body, 201, {"Location": f"/api/v1/games/{game.id}", "ETag": etag_of(game)}
+            return body, 201, {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
 
-    @blp.arguments(PageArgsSchema, location="query")
+    @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first"""
@@ -135,10 +135,12 @@ class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
-        game = load_game(game_id)
-        return game_dict(game), {"ETag": etag_of(game)}
+        game = GameRow.read(game_id)
+        if game is None:
+            raise not_found("game", game_id)
+        return game_dict(game), {"ETag": game.etag}
 
-    @blp.arguments(GamePatchSchema)
+    @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @keyed_write(blp, if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
@@ -151,7 +153,7 @@ class GameById(MethodView):
             game.rules = rules.as_dict()
             game.apply(replay(rules, game.first_roles, []), history=False)
             db.session.commit()
-            return game_dict(game), {"ETag": etag_of(game)}
+            return game_dict(game), {"ETag": game.etag}
 
 
 @blp.route("/<int(max=2147483647):game_id>/key", methods=["POST"])

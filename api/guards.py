@@ -13,18 +13,14 @@ import hmac
 from typing import Any
 
 from flask import Flask, g, request
-from sqlalchemy import select
 
 from api.errors import Problem, not_found
-from models import ApiKey, Game, League, db
-from models.security import hash_key
+from models import League, db
+from models.game import GameRow, GameView
+from models.security import KeyRow, find_key, hash_key, lock_game_with_key
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 AUTH_TYPE = "https://ginref.org/problems/unauthorized"
-
-
-def etag_of(game: Game) -> str:
-    return f'"g{game.id}v{game.version}"'
 
 
 def _unauthorized(detail: str, error: str | None = None) -> Problem:
@@ -40,13 +36,17 @@ def bearer_key() -> str | None:
     return token.strip()
 
 
-def authorize(*, league_id: int | None = None, game_id: int | None = None) -> ApiKey:
-    """The request's key, if it may write to this league or game; else 401/403."""
+def authorize(*, league_id: int | None = None, game_id: int | None = None) -> None:
+    """Pass if the request's key may write to this league or game; else 401/403."""
     key = bearer_key()
-    if key is None:
+    digest = None if key is None else hash_key(key)
+    _check_key(digest, None if digest is None else find_key(digest), league_id=league_id, game_id=game_id)
+
+
+def _check_key(digest: str | None, row: KeyRow | None, *, league_id: int | None, game_id: int | None) -> None:
+    """401 without a key, with an unknown or a revoked one; 403 with another's."""
+    if digest is None:
         raise _unauthorized("this write needs the key of its league or game: Authorization: Bearer <key>")
-    digest = hash_key(key)
-    row = db.session.scalar(select(ApiKey).where(ApiKey.key_hash == digest))
     if row is None or not hmac.compare_digest(row.key_hash, digest):
         raise _unauthorized("unknown key", "invalid_token")
     if row.revoked_at is not None:
@@ -55,17 +55,22 @@ def authorize(*, league_id: int | None = None, game_id: int | None = None) -> Ap
     if not allowed:
         what = f"league {league_id}" if league_id is not None else f"game {game_id}"
         raise Problem(403, f"this key does not give access to {what}", type="https://ginref.org/problems/forbidden")
-    return row
 
 
-def _game_scope(game_id: int) -> Game:
-    game = Game.locked(game_id)  # the write's transaction locks the game now, once
-    if game is None:
+def _game_scope(game_id: int) -> GameRow:
+    """The game's row, locked for this write (once: the views find it in
+    ``g.locked_game``), if the request's key may write to it."""
+    key = bearer_key()
+    digest = None if key is None else hash_key(key)
+    found = lock_game_with_key(game_id, digest)
+    if found is None:
         raise not_found("game", game_id)
+    game, key_row = found
     if game.league_id is not None:
-        authorize(league_id=game.league_id)
+        _check_key(digest, key_row, league_id=game.league_id, game_id=None)
     else:
-        authorize(game_id=game.id)
+        _check_key(digest, key_row, league_id=None, game_id=game.id)
+    g.locked_game = game
     return game
 
 
@@ -75,12 +80,12 @@ def _league_scope(league_id: int) -> None:
     authorize(league_id=league_id)
 
 
-def _check_if_match(game: Game) -> None:
+def _check_if_match(game: GameView) -> None:
     from api.games import game_dict
     from schemas.games import GameSchema
 
     given = request.headers.get("If-Match")
-    current = etag_of(game)
+    current = game.etag
     if not given:
         raise Problem(428, f"writes to a game's hands need If-Match with the game's ETag (now {current})",
                       type="https://ginref.org/problems/precondition-required", headers={"ETag": current})
@@ -100,13 +105,11 @@ def check_write() -> None:
     if endpoint in ("hands.Hands", "hands.HandByNumber"):
         if request.method == "GET":
             return
-        game = _game_scope(args["game_id"])
-        _check_if_match(game)
-        g.locked_game = game
+        _check_if_match(_game_scope(args["game_id"]))
     elif endpoint == "games.GameById":
-        _game_scope(args["game_id"])
+        game = _game_scope(args["game_id"])
         if request.headers.get("If-Match"):
-            _check_if_match(db.session.get(Game, args["game_id"]))
+            _check_if_match(game)
     elif endpoint == "games.Games":
         body = request.get_json(silent=True)
         league_id = body.get("league_id") if isinstance(body, dict) else None

@@ -3,15 +3,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
-from api.guards import etag_of
 from api.judging import judge_input
 from models import Game, Hand, db, write_transaction
+from models.game import GameRow, HandRow, record_hand
 from referee import GameState, GameStateError, HandRecord, replay
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
@@ -19,7 +20,7 @@ blp = Blueprint("hands", __name__, url_prefix="/games/<int(max=2147483647):game_
                 description="The hands of a game")
 
 
-def hand_dict(hand: Hand, game: Game) -> dict[str, Any]:
+def hand_dict(hand: Hand | HandRow, game: Game | GameRow) -> dict[str, Any]:
     """A hand as played (seating, ruling, running scores after it) with the
     game's state now: roles for the next hand, status and winner."""
     return {"number": hand.number, "mode": hand.mode, "knocker": hand.knocker,
@@ -48,24 +49,20 @@ class Hands(MethodView):
         game = load_game(game_id)
         return {"items": [hand_dict(h, game) for h in game.hands]}
 
-    @blp.arguments(HandInSchema)
+    @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, if_match="required")
     def post(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         with write_transaction():
-            game = load_game(game_id, lock=True)
+            game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
             if game.status == "finished":
                 raise conflict(f"the game is over: player {game.winner} has won (R20)", rule="R20")
             judged = judge_input(data, game.rule_options)
-            seating = game.next_roles
-            assert seating is not None
-            hand = Hand(box=seating.box, captain=seating.captain, sitter=seating.sitter)
-            hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-            game.append(hand)
+            game, hand = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
             db.session.commit()
             return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
-                                                "ETag": etag_of(game)}
+                                                "ETag": game.etag}
 
 
 @blp.route("/<int(max=2147483647):number>")
@@ -79,7 +76,7 @@ class HandByNumber(MethodView):
             raise not_found(f"hand {number} in game", game_id)
         return hand_dict(hand, game)
 
-    @blp.arguments(HandInSchema)
+    @blp.arguments(HandInSchema())
     @blp.response(200, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, if_match="required")
     def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[dict[str, Any], dict[str, str]]:
@@ -96,7 +93,7 @@ class HandByNumber(MethodView):
             hand.corrected_at = datetime.now(UTC)
             game.apply(state)
             db.session.commit()
-            return hand_dict(hand, game), {"ETag": etag_of(game)}
+            return hand_dict(hand, game), {"ETag": game.etag}
 
     @blp.response(204, headers=ETAG_HEADER)
     @keyed_write(blp, if_match="required")
@@ -111,4 +108,4 @@ class HandByNumber(MethodView):
             game.hands.pop()
             game.apply(_replay(game, game.records()))
             db.session.commit()
-            return "", {"ETag": etag_of(game)}
+            return "", {"ETag": game.etag}

@@ -64,7 +64,7 @@ def _add_members(league: League, players: list[int], field: str) -> None:
 
 @blp.route("")
 class Leagues(MethodView):
-    @blp.arguments(LeagueInSchema)
+    @blp.arguments(LeagueInSchema())
     @blp.response(201, LeagueCreatedSchema)
     @open_write(blp)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -78,7 +78,7 @@ class Leagues(MethodView):
             db.session.commit()
             return {**league_dict(league), "key": key}, 201, {"Location": f"/api/v1/leagues/{league.id}"}
 
-    @blp.arguments(PageArgsSchema, location="query")
+    @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, LeagueListSchema)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
         """List leagues"""
@@ -110,7 +110,7 @@ def rotate_league_key(league_id: int) -> dict[str, Any]:
 
 
 @blp.route("/<int(max=2147483647):league_id>/members", methods=["POST"])
-@blp.arguments(MembersInSchema)
+@blp.arguments(MembersInSchema())
 @blp.response(200, LeagueSchema)
 @keyed_write(blp, conflict=False)
 def add_members(data: dict[str, Any], league_id: int) -> dict[str, Any]:
@@ -123,7 +123,7 @@ def add_members(data: dict[str, Any], league_id: int) -> dict[str, Any]:
 
 
 @blp.route("/<int(max=2147483647):league_id>/standings", methods=["GET"])
-@blp.arguments(StandingsArgsSchema, location="query")
+@blp.arguments(StandingsArgsSchema(), location="query")
 @blp.response(200, StandingsSchema)
 def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Standings: games, points, hands by role, gins, undercuts, streaks, ratings"""
@@ -133,7 +133,7 @@ def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
 
 
 @blp.route("/<int(max=2147483647):league_id>/head-to-head", methods=["GET"])
-@blp.arguments(HeadToHeadArgsSchema, location="query")
+@blp.arguments(HeadToHeadArgsSchema(), location="query")
 @blp.response(200, HeadToHeadSchema)
 def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The standings figures of two players over the games they both played"""
@@ -149,7 +149,7 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
 
 
 @blp.route("/<int(max=2147483647):league_id>/games", methods=["GET"])
-@blp.arguments(HistoryArgsSchema, location="query")
+@blp.arguments(HistoryArgsSchema(), location="query")
 @blp.response(200, GameHistorySchema)
 def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The league's games, newest first (cursor-paginated)"""

@@ -20,7 +20,7 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Players
 
 @blp.route("")
 class Players(MethodView):
-    @blp.arguments(PlayerInSchema)
+    @blp.arguments(PlayerInSchema())
     @blp.response(201, PlayerSchema)
     @open_write(blp)
     def post(self, data: dict[str, Any]) -> tuple[Player, int, dict[str, str]]:
@@ -30,7 +30,7 @@ class Players(MethodView):
         db.session.commit()
         return player, 201, {"Location": f"/api/v1/players/{player.id}"}
 
-    @blp.arguments(PageArgsSchema, location="query")
+    @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, PlayerListSchema)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
         """List players"""
@@ -53,7 +53,7 @@ class PlayerById(MethodView):
 
 
 @blp.route("/<int(max=2147483647):player_id>/games", methods=["GET"])
-@blp.arguments(HistoryArgsSchema, location="query")
+@blp.arguments(HistoryArgsSchema(), location="query")
 @blp.response(200, GameHistorySchema)
 def list_player_games(args: dict[str, Any], player_id: int) -> dict[str, Any]:
     """A player's games, newest first (cursor-paginated; filter by league, other player, dates)"""

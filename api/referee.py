@@ -14,7 +14,7 @@ blp = Blueprint("referee", __name__, url_prefix="/referee",
 
 
 @blp.route("/knock", methods=["POST"])
-@blp.arguments(KnockInSchema)
+@blp.arguments(KnockInSchema())
 @blp.response(200, KnockVerdictSchema)
 def judge_knock_view(data: dict[str, Any]) -> dict[str, Any]:
     """Can I knock with this? (R14) An illegal knock is a verdict, not an error"""
@@ -24,7 +24,7 @@ def judge_knock_view(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/hand", methods=["POST"])
-@blp.arguments(RefereeHandInSchema)
+@blp.arguments(RefereeHandInSchema())
 @blp.response(200, RulingSchema)
 def judge_hand_view(data: dict[str, Any]) -> dict[str, Any]:
     """Rule on a whole hand from both players' cards (R14-R24)"""

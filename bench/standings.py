@@ -11,9 +11,7 @@ at the end), ``create_app`` on it and ``db.create_all()``; 12 players and a
 league with all 12 as members; then games of three random members, each
 started as ``POST /games`` starts one and with ``played_at`` increasing, and
 hands recorded by cards as ``POST /games/{id}/hands`` records them
-(``api.judging.judge_cards``, seating from ``game.next_roles``,
-``Hand.set_result``, then ``game.append(hand)``; with models that predate
-``Game.append``, ``game.apply(replay(...))`` over the game's hands), until the league has the
+(``api.judging.judge_cards``, then ``models.game.record_hand``), until the league has the
 wanted number of hands (the last game may be left unfinished). The league is
 built directly through the models, one commit per ``--batch`` games.
 
@@ -69,13 +67,13 @@ from api.judging import Judged, judge_cards  # noqa: E402
 from app import create_app  # noqa: E402
 from models import Game, GamePlayer, Hand, League, LeagueMember, Player, db, write_transaction  # noqa: E402
 from models.books import refresh_totals  # noqa: E402
+from models.game import GameRow, record_hand  # noqa: E402
 from referee import Role, Roles, Rules, parse_cards, replay  # noqa: E402
 
 DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PG_SCHEMA = "ginref_bench"
 N_PLAYERS = 12
 #: POST /games/{id}/hands records a hand with ``Game.append`` where the models have it
-INCREMENTAL = hasattr(Game, "append")
 START = datetime(2015, 1, 5, 19, 0, tzinfo=UTC)
 
 
@@ -151,27 +149,13 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 db.session.flush()
                 games += 1
                 played_at += timedelta(minutes=rng.choice((20, 40, 60, 90, 1440, 2880)))
-                # Its hands, as POST /games/{id}/hands records each one.
-                # The game and its figure rows are flushed (above), so the hands' UPDATE
-                # statements find them; the new hand rows and the game's own columns
-                # need not be flushed before each statement: they go at the commit.
-                records = []
-                with db.session.no_autoflush:
-                    while game.status != "finished" and hands < n_hands:
-                        judged = pool[rng.choice((Role.BOX, Role.CAPTAIN))][hands % n_pool]
-                        seating = game.next_roles
-                        assert seating is not None
-                        hand = Hand(box=seating.box, captain=seating.captain, sitter=seating.sitter)
-                        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-                        if INCREMENTAL:  # the API's path: the stored state advanced by one hand
-                            game.append(hand)
-                        else:  # before Game.append: a full replay of the game's hands
-                            hand.number = game.hands_played + 1
-                            records.append(hand.record())
-                            state = replay(rules, game.first_roles, records)
-                            game.hands.append(hand)
-                            game.apply(state)
-                        hands += 1
+                # Its hands, as POST /games/{id}/hands records each one (models.game.record_hand).
+                row = GameRow.of({c: getattr(game, c) for c in GameRow.__dataclass_fields__})
+                while row.status != "finished" and hands < n_hands:
+                    judged = pool[rng.choice((Role.BOX, Role.CAPTAIN))][hands % n_pool]
+                    row, _ = record_hand(row, judged.knocker, judged.score, judged.input, judged.ruling,
+                                         judged.mode)
+                    hands += 1
             db.session.commit()
     return league_id, games
 

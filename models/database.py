@@ -17,10 +17,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from flask_sqlalchemy import SQLAlchemy
+from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import DateTime, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
@@ -29,10 +31,31 @@ class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
-
 #: True while the current request may write: its SQLite transactions start IMMEDIATE.
 writing: ContextVar[bool] = ContextVar("writing", default=False)
+
+_readers: WeakKeyDictionary[Engine, Engine] = WeakKeyDictionary()
+
+
+class Session(FlaskSession):
+    """Reads outside a write run in autocommit on a database server: each
+    statement is its own transaction, as it is under READ COMMITTED anyway,
+    without a BEGIN and a ROLLBACK sent around it. A request that reads and
+    then writes (a league's books refreshed on a read) commits its reads
+    first, so its writes get a transaction of their own."""
+
+    def get_bind(self, mapper: Any = None, clause: Any = None, bind: Engine | Connection | None = None,
+                 **kwargs: Any) -> Engine | Connection:
+        engine = super().get_bind(mapper=mapper, clause=clause, bind=bind, **kwargs)
+        if writing.get() or not isinstance(engine, Engine) or engine.dialect.name == "sqlite":
+            return engine
+        reader = _readers.get(engine)
+        if reader is None:
+            reader = _readers[engine] = engine.execution_options(isolation_level="AUTOCOMMIT")
+        return reader
+
+
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False, "class_": Session})
 
 
 @contextmanager

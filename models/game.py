@@ -8,11 +8,12 @@ kept on the game row in the same transaction as every change to its hands.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, select
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db
@@ -38,7 +39,54 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
 
 
-class Game(db.Model):  # type: ignore[name-defined,misc]
+class GameView:
+    """What a game row says, for a :class:`Game` and a :class:`GameRow` alike."""
+
+    if TYPE_CHECKING:
+        id: int
+        rules: dict[str, int]
+        first_box: int
+        first_captain: int
+        first_sitter: int
+        scores: dict[str, int]
+        roles: dict[str, int] | None
+        winner: int | None
+        hands_played: int
+        out_of_turn: list[int]
+        version: int
+
+    @property
+    def first_roles(self) -> Roles:
+        return Roles(box=self.first_box, captain=self.first_captain, sitter=self.first_sitter)
+
+    @property
+    def next_roles(self) -> Roles | None:
+        return None if self.roles is None else Roles(**self.roles)
+
+    @property
+    def rule_options(self) -> Rules:
+        return Rules(**self.rules)
+
+    @property
+    def etag(self) -> str:
+        return f'"g{self.id}v{self.version}"'
+
+    def state(self) -> GameState:
+        """The stored state (what :func:`referee.replay` of the hands gave)."""
+        return GameState({int(p): n for p, n in self.scores.items()}, self.next_roles, self.winner,
+                         self.hands_played, tuple(self.out_of_turn))
+
+
+def state_columns(state: GameState) -> dict[str, Any]:
+    """The game row's columns derived from its hands."""
+    return {"scores": {str(p): n for p, n in state.scores.items()},
+            "roles": None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()},
+            "winner": None if state.winner is None else int(state.winner),
+            "status": "finished" if state.finished else "in_progress",
+            "hands_played": state.hands_played, "out_of_turn": list(state.out_of_turn)}
+
+
+class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -64,57 +112,13 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
                                              cascade="all, delete-orphan")
     figures: Mapped[list[GamePlayer]] = relationship(cascade="all, delete-orphan")
 
-    @property
-    def first_roles(self) -> Roles:
-        return Roles(box=self.first_box, captain=self.first_captain, sitter=self.first_sitter)
-
-    @property
-    def next_roles(self) -> Roles | None:
-        return None if self.roles is None else Roles(**self.roles)
-
-    @property
-    def rule_options(self) -> Rules:
-        return Rules(**self.rules)
-
     def records(self) -> list[HandRecord]:
         return [hand.record() for hand in self.hands]
 
-    def state(self) -> GameState:
-        """The stored state (what :func:`referee.replay` of the hands gave)."""
-        return GameState({int(p): n for p, n in self.scores.items()}, self.next_roles, self.winner,
-                         self.hands_played, tuple(self.out_of_turn))
-
     def _store_state(self, state: GameState) -> None:
-        self.scores = {str(p): n for p, n in state.scores.items()}
-        self.roles = None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()}
-        self.winner = None if state.winner is None else int(state.winner)
-        self.status = "finished" if state.finished else "in_progress"
-        self.hands_played = state.hands_played
-        self.out_of_turn = list(state.out_of_turn)
+        for name, value in state_columns(state).items():
+            setattr(self, name, value)
         self.version = (self.version or 0) + 1
-
-    def append(self, hand: Hand) -> GameState:
-        """Record the next hand: the stored state advanced by it (no hand after
-        the win, R20) and the three players' figures increased by its counts,
-        without reloading the game's other hands."""
-        record = hand.record()
-        state = advance(self.rule_options, self.state(), record)
-        hand.game_id = self.id
-        hand.number = state.hands_played
-        hand.scores_after = {str(p): n for p, n in state.scores.items()}
-        hand.seating_follows = hand.number not in state.out_of_turn
-        db.session.add(hand)
-        self._store_state(state)
-        delta = {p: Figures(games_played=0) for p in self.players}
-        add_hand(delta, record)
-        if state.winner is not None:
-            finish(delta, state.winner)
-        from models import books
-
-        books.add_figures("game_player", self.id, delta)
-        if self.league_id is not None:
-            books.hand_appended(self, record, hand.number, delta, state.winner)
-        return state
 
     def apply(self, state: GameState, *, history: bool = True, books: bool = True) -> None:
         """Store a full replay: the state on the game, the running scores and
@@ -152,6 +156,108 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     def locked(cls, game_id: int) -> Game | None:
         """The game, its row locked for update where the database supports it."""
         return db.session.execute(select(cls).where(cls.id == game_id).with_for_update()).scalar()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow(GameView):
+    """A game's row as plain values: what a table's phone reads and writes
+    most (the game, its next hand), without the ORM's unit of work."""
+
+    id: int
+    players: list[int]
+    rules: dict[str, int]
+    cut: dict[str, str] | None
+    first_box: int
+    first_captain: int
+    first_sitter: int
+    status: str
+    scores: dict[str, int]
+    roles: dict[str, int] | None
+    winner: int | None
+    hands_played: int
+    out_of_turn: list[int]
+    version: int
+    created_at: datetime
+    league_id: int | None
+    played_at: datetime
+
+    @classmethod
+    def read(cls, game_id: int, *, lock: bool = False) -> GameRow | None:
+        """The game's row; ``lock``: locked for this write where the database
+        supports it (SQLite's writer holds the whole database already)."""
+        connection = db.session.connection()
+        row = connection.execute(_LOCK_GAME if lock else _READ_GAME, {"id": game_id}).one_or_none()
+        return None if row is None else cls.of(row._mapping)
+
+    @classmethod
+    def of(cls, row: Any) -> GameRow:
+        """From a result row's mapping that holds (at least) the game's columns."""
+        return cls(**{name: row[name] for name in _GAME_COLUMNS})
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """A hand as just recorded (the values of its new row)."""
+
+    number: int
+    mode: str
+    box: int
+    captain: int
+    sitter: int
+    knocker: str | None
+    input: dict[str, Any]
+    ruling: dict[str, Any]
+    scores_after: dict[str, int]
+    seating_follows: bool
+    recorded_at: datetime
+    corrected_at: datetime | None = None
+
+    @property
+    def seating(self) -> Roles:
+        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+
+
+class StaleGame(Exception):
+    """The game's row changed under a write that held its lock: never expected."""
+
+
+def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[str, Any],
+                ruling: dict[str, Any], mode: str) -> tuple[GameRow, HandRow]:
+    """Record the next hand of ``game`` (read with ``lock=True`` in this
+    transaction) in the seating the game expects: the stored state advanced
+    by it (no hand after the win, R20), the hand inserted, the game's row
+    updated and its players' figures increased, without loading the game's
+    other hands. Returns the game's row after it and the hand."""
+    seating = game.next_roles
+    assert seating is not None  # a finished game has no next hand (R20)
+    result = result_columns(knocker, score, input, ruling, mode)
+    record = HandRecord(seating, knocker, score, result["knocker_deadwood"])
+    state = advance(game.rule_options, game.state(), record)
+    hand = HandRow(number=state.hands_played, mode=mode, box=seating.box, captain=seating.captain,
+                   sitter=seating.sitter, knocker=result["knocker"], input=input, ruling=ruling,
+                   scores_after={str(p): n for p, n in state.scores.items()},
+                   seating_follows=state.hands_played not in state.out_of_turn, recorded_at=_now())
+    after = replace(game, **state_columns(state), version=game.version + 1)
+    connection = db.session.connection()
+    connection.execute(_INSERT_HAND, {**result, "game_id": game.id, "number": hand.number, "box": hand.box,
+                                      "captain": hand.captain, "sitter": hand.sitter,
+                                      "scores_after": hand.scores_after, "seating_follows": hand.seating_follows,
+                                      "recorded_at": hand.recorded_at, "corrected_at": None})
+    changed = connection.execute(_UPDATE_GAME, {**{"new_" + k: v for k, v in state_columns(state).items()},
+                                                "game_id": game.id, "old_version": game.version,
+                                                "new_version": after.version})
+    if changed.rowcount != 1:
+        raise StaleGame(f"game {game.id} is no longer at version {game.version}")
+    delta = {p: Figures(games_played=0) for p in game.players}
+    add_hand(delta, record)
+    if state.winner is not None:
+        finish(delta, state.winner)
+    from models import books
+
+    books.add_figures("game_player", game.id, delta)
+    if game.league_id is not None:
+        books.hand_appended(after, record, hand.number, delta, state.winner)
+    return after, hand
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
@@ -192,11 +298,26 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     def set_result(self, knocker: Role | None, score: Score, input: dict[str, Any],
                    ruling: dict[str, Any], mode: str) -> None:
-        self.mode = mode
-        self.knocker = None if knocker is None else knocker.value
-        self.outcome = score.outcome.value
-        self.scorer = None if score.scorer is None else score.scorer.value
-        self.points = score.points
-        self.input = input
-        self.ruling = ruling
-        self.knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
+        for name, value in result_columns(knocker, score, input, ruling, mode).items():
+            setattr(self, name, value)
+
+
+def result_columns(knocker: Role | None, score: Score, input: dict[str, Any], ruling: dict[str, Any],
+                   mode: str) -> dict[str, Any]:
+    """A hand's columns for what it was and how it was ruled."""
+    return {"mode": mode, "knocker": None if knocker is None else knocker.value,
+            "outcome": score.outcome.value, "scorer": None if score.scorer is None else score.scorer.value,
+            "points": score.points, "input": input, "ruling": ruling,
+            "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None}
+
+
+_GAMES = Game.__table__
+_HANDS = Hand.__table__
+_GAME_COLUMNS = [column.key for column in _GAMES.columns]
+_READ_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
+_LOCK_GAME = _READ_GAME.with_for_update()
+_INSERT_HAND = insert(_HANDS)
+_UPDATE_GAME = (update(_GAMES)
+                .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
+                .values({name: bindparam("new_" + name) for name in ("scores", "roles", "winner", "status",
+                                                                     "hands_played", "out_of_turn", "version")}))

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, UniqueConstraint, update
+from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, UniqueConstraint, bindparam, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db
-from models.game import _now
+from models.game import Game, GameRow, _now
 
 KEY_PREFIX = "grk_"
 
@@ -49,6 +50,34 @@ class ApiKey(db.Model):  # type: ignore[name-defined,misc]
         return row, key
 
 
+@dataclass(frozen=True, slots=True)
+class KeyRow:
+    """What a key may write to, and whether it still may."""
+
+    key_hash: str
+    league_id: int | None
+    game_id: int | None
+    revoked_at: datetime | None
+
+
+def find_key(key_hash: str) -> KeyRow | None:
+    row = db.session.connection().execute(_FIND_KEY, {"key_hash": key_hash}).one_or_none()
+    return None if row is None else KeyRow(*row)
+
+
+def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, KeyRow | None] | None:
+    """The game's row locked for this write (as ``GameRow.read(lock=True)``)
+    and the key with this hash, if there is one, in one statement."""
+    row = db.session.connection().execute(_LOCK_GAME_WITH_KEY, {"id": game_id, "key_hash": key_hash or ""}
+                                          ).one_or_none()
+    if row is None:
+        return None
+    values = row._mapping
+    key = None if values["key_key_hash"] is None else KeyRow(
+        values["key_key_hash"], values["key_league_id"], values["key_game_id"], values["key_revoked_at"])
+    return GameRow.of(values), key
+
+
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     """The first response to a write sent with an ``Idempotency-Key``."""
 
@@ -75,3 +104,14 @@ def rotate_key(*, league_id: int | None = None, game_id: int | None = None) -> s
         ApiKey.game_id == game_id)
     db.session.execute(query.values(revoked_at=now))
     return ApiKey.issue(league_id=league_id, game_id=game_id)[1]
+
+
+_KEYS = ApiKey.__table__
+_KEY_COLUMNS = (_KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at)
+_FIND_KEY = select(*_KEY_COLUMNS).where(_KEYS.c.key_hash == bindparam("key_hash"))
+_GAMES = Game.__table__
+_LOCK_GAME_WITH_KEY = (
+    select(_GAMES, *(column.label("key_" + column.key) for column in _KEY_COLUMNS))
+    .select_from(_GAMES.outerjoin(_KEYS, _KEYS.c.key_hash == bindparam("key_hash")))
+    .where(_GAMES.c.id == bindparam("id"))
+    .with_for_update(of=_GAMES))
