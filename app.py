@@ -6,24 +6,22 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, Response, current_app, g, request, send_from_directory
+from flask import Flask, g, request, send_from_directory
 from flask.cli import AppGroup
-from flask_limiter import Limiter
 from flask_migrate import Migrate
 from flask_smorest import Api
 
 from api import register_blueprints
 from api.errors import PROBLEM_JSON, Problem, ProblemSchema, register_error_handlers
-from api.guards import WRITE_METHODS, bearer_key, init_guards
+from api.guards import WRITE_METHODS, init_guards
 from api.idempotency import init_idempotency
+from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import writing
-from models.security import hash_key
 
 API_VERSION = "1.0.0"
 
@@ -51,13 +49,13 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         MAX_CONTENT_LENGTH=64 * 1024,
         IMPORT_MAX_CONTENT_LENGTH=256 * 1024 * 1024,
         MAX_URL_LENGTH=8192,
-        # Writes per key (or client address); several workers must share the storage,
-        # e.g. FLASK_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0
+        # Writes per key (or client address), see api/limits.py; several workers must
+        # share the storage, e.g. FLASK_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0
+        RATELIMIT_ENABLED=True,
         RATELIMIT_WRITES="120 per minute",
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
-        # X-RateLimit-* on every response would cost a storage lookup each; a 429 says Retry-After.
-        RATELIMIT_HEADERS_ENABLED=False,
+        RATELIMIT_KEY_PREFIX="ginref",
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -89,12 +87,6 @@ def init_database(app: Flask) -> None:
         init_engine_events(db.engine)
 
 
-def _rate_key() -> str:
-    """Writes are limited per key (hashed), or per client address without one."""
-    key = bearer_key()
-    return "key:" + hash_key(key)[:32] if key is not None else "addr:" + (request.remote_addr or "unknown")
-
-
 def init_write_requests(app: Flask) -> None:
     """Every transaction of a request that may write starts as a write
     (BEGIN IMMEDIATE on SQLite): one that reads first and then tries to write
@@ -124,24 +116,7 @@ def init_request_limits(app: Flask) -> None:
         if request.endpoint == "leagues.import_league_json":
             request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
 
-    limiter = Limiter(
-        key_func=_rate_key,
-        application_limits=[lambda: str(current_app.config["RATELIMIT_WRITES"])],
-    )
-
-    @limiter.request_filter
-    def _reads_are_free() -> bool:
-        return request.method not in WRITE_METHODS  # checked first: a read costs the limiter nothing
-
-    @app.after_request
-    def _retry_after(response: Response) -> Response:
-        if response.status_code == 429 and "Retry-After" not in response.headers:
-            current = limiter.current_limit
-            wait = 60 if current is None else int(current.reset_at - time.time()) + 1
-            response.headers["Retry-After"] = str(max(1, wait))
-        return response
-
-    limiter.init_app(app)
+    init_write_limits(app)
 
 
 def init_docs(app: Flask) -> None:

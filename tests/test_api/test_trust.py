@@ -151,3 +151,19 @@ def test_writes_are_rate_limited_per_key_with_retry_after(limited: FlaskClient) 
     # a key has its own budget, apart from the address
     headers = {"Authorization": "Bearer grk_someone_elses_key_xxxxxxxxxxxxx"}
     assert limited.post("/api/v1/players", json={"name": "Eve"}, headers=headers).status_code == 201
+
+
+def test_a_failed_limit_store_keeps_writes_going_with_limits_in_memory(
+        tmp_path_factory: pytest.TempPathFactory, caplog: pytest.LogCaptureFixture) -> None:
+    """Redis down (nothing listens on port 1): writes still succeed, still limited."""
+    path = tmp_path_factory.mktemp("store") / "store.sqlite3"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                      "RATELIMIT_WRITES": "2 per minute", "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:1/0"})
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    statuses = [client.post("/api/v1/players", json={"name": n}).status_code for n in ("Ann", "Bob", "Cy")]
+    assert statuses == [201, 201, 429]
+    assert "rate-limit store failed" in caplog.text
+    with app.app_context():
+        db.engine.dispose()

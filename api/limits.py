@@ -1,0 +1,91 @@
+"""Rate limits on writes: per key (hashed), or per client address without one.
+
+Built on ``limits``, the engine under Flask-Limiter, in one ``before_request``
+hook that reads go straight past: the extension's own bookkeeping cost about
+1 ms per write and 0.4 ms per read (measured in-process), more than recording
+a hand. Configuration (``FLASK_``-prefixed in the environment):
+
+- ``RATELIMIT_WRITES``: the limit, in ``limits``' notation (``120 per minute``;
+  several separated by ``;``).
+- ``RATELIMIT_STRATEGY``: ``moving-window`` (default: no burst of twice the
+  limit across a window's edge), ``sliding-window-counter`` or ``fixed-window``.
+- ``RATELIMIT_STORAGE_URI``: ``memory://`` (one process) or a shared store such
+  as ``redis://host:6379/0``, which several workers or instances must use.
+- ``RATELIMIT_KEY_PREFIX``: keeps apart several deployments on one store.
+- ``RATELIMIT_ENABLED``: ``false`` turns the limits off.
+
+A 429 is a problem+json with ``Retry-After``. When the store fails (Redis down),
+writes are not refused for it: the limits are kept in this process's memory
+until the store answers again (it is retried every 30 s).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+
+from flask import Flask, request
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, storage_from_string
+from limits.strategies import STRATEGIES, RateLimiter
+
+from api.errors import Problem
+from api.guards import WRITE_METHODS, bearer_key
+from models.security import hash_key
+
+log = logging.getLogger(__name__)
+
+TYPE = "https://ginref.org/problems/rate-limited"
+RETRY_STORE = 30.0  # seconds before a failed store is tried again
+
+
+def rate_key() -> str:
+    """Writes are limited per key (hashed), or per client address without one."""
+    key = bearer_key()
+    return "key:" + hash_key(key)[:32] if key is not None else "addr:" + (request.remote_addr or "unknown")
+
+
+class WriteLimits:
+    def __init__(self, app: Flask) -> None:
+        config = app.config
+        self.enabled = bool(config.get("RATELIMIT_ENABLED", True))
+        self.items: list[RateLimitItem] = parse_many(str(config["RATELIMIT_WRITES"]))
+        self.prefix = str(config.get("RATELIMIT_KEY_PREFIX") or "ginref")
+        strategy = STRATEGIES[str(config["RATELIMIT_STRATEGY"])]
+        self.limiter: RateLimiter = strategy(storage_from_string(str(config["RATELIMIT_STORAGE_URI"])))
+        self.fallback: RateLimiter = strategy(MemoryStorage())
+        self.store_failed_at: float | None = None
+
+    def _hit(self, item: RateLimitItem, key: str) -> tuple[bool, RateLimiter]:
+        if self.store_failed_at is None or time.monotonic() - self.store_failed_at > RETRY_STORE:
+            try:
+                allowed = self.limiter.hit(item, self.prefix, key)
+            except Exception as err:  # the store's own errors vary with its client library
+                if self.store_failed_at is None:
+                    log.warning("rate-limit store failed (%s); limits kept in memory meanwhile", err)
+                self.store_failed_at = time.monotonic()
+            else:
+                if self.store_failed_at is not None:
+                    log.warning("rate-limit store answers again")
+                self.store_failed_at = None
+                return allowed, self.limiter
+        return self.fallback.hit(item, self.prefix, key), self.fallback
+
+    def check(self) -> None:
+        """before_request: count this write; 429 once over a limit."""
+        if not self.enabled or request.method not in WRITE_METHODS:
+            return
+        key = rate_key()
+        for item in self.items:
+            allowed, limiter = self._hit(item, key)
+            if not allowed:
+                reset_at = limiter.get_window_stats(item, self.prefix, key).reset_time
+                wait = max(1, math.ceil(reset_at - time.time()))
+                raise Problem(429, f"too many writes: the limit is {item} per key (or client address "
+                                   f"without one); retry in {wait} s", type=TYPE,
+                              headers={"Retry-After": str(wait)})
+
+
+def init_write_limits(app: Flask) -> None:
+    app.before_request(WriteLimits(app).check)
