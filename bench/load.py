@@ -12,10 +12,11 @@ through config (FLASK_RATELIMIT_WRITES), not counted as errors.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import multiprocessing
+import os
 import random
+import socket
 import sys
 import tempfile
 import threading
@@ -28,42 +29,89 @@ sys.path.insert(0, str(ROOT))
 
 from tests.live import LiveServer  # noqa: E402
 
+KEEP_ALIVE = os.environ.get("LOAD_KEEP_ALIVE", "1") == "1"
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 class Client:
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    """A lean HTTP/1.1 client on one keep-alive connection: the load generator
+    shares the machine's cores with the server, so it spends as little of them
+    as it can (http.client parses every response's headers with email.parser)."""
+
+    def __init__(self, port: int, keep_alive: bool = True) -> None:
+        self.port = port
+        self.keep_alive = keep_alive
+        self.sock: socket.socket | None = None
+        self.buffer = b""
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock, self.buffer = sock, b""
+        return sock
+
+    def _read_response(self, sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("connection closed")
+            self.buffer += chunk
+        head, _, rest = self.buffer.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0"))
+        while len(rest) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("connection closed")
+            rest += chunk
+        self.buffer = rest[length:]
+        if headers.get("connection", "").lower() == "close":
+            sock.close()
+            self.sock = None
+        return status, headers, rest[:length]
 
     def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
              ) -> tuple[int, dict[str, str], Any, float]:
-        data = None if body is None else json.dumps(body)
-        hdrs = {"Content-Type": "application/json", **(headers or {})}
+        """(status, headers with lower-case names, decoded JSON body, seconds)."""
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
+        if not self.keep_alive:
+            lines.append("Connection: close")
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data
         start = time.perf_counter()
-        try:
-            self.conn.request(method, path, body=data, headers=hdrs)
-            response = self.conn.getresponse()
-            raw = response.read()
-        except (http.client.HTTPException, OSError):
-            self.conn.close()
-            self.conn.connect()
-            self.conn.request(method, path, body=data, headers=hdrs)
-            response = self.conn.getresponse()
-            raw = response.read()
+        for attempt in (1, 2):  # a keep-alive connection the server closed: once more on a new one
+            sock = self.sock or self._connect()
+            try:
+                sock.sendall(request)
+                status, response_headers, raw = self._read_response(sock)
+                break
+            except (ConnectionError, OSError):
+                sock.close()
+                self.sock = None
+                if attempt == 2:
+                    raise
         elapsed = time.perf_counter() - start
-        return response.status, dict(response.getheaders()), (json.loads(raw) if raw else None), elapsed
+        return status, response_headers, (json.loads(raw) if raw else None), elapsed
 
 
 def _new_game(client: Client, players: list[int]) -> tuple[int, str, str]:
     status, headers, body, _ = client.call("POST", "/api/v1/games", {
         "players": players, "roles": {"box": players[0], "captain": players[1], "sitter": players[2]}})
     assert status == 201, body
-    return body["id"], body["key"], headers["ETag"]
+    return body["id"], body["key"], headers["etag"]
 
 
 def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[str, list[Any]]) -> None:
     rng = random.Random(seed)
-    client = Client(port)
+    client = Client(port, KEEP_ALIVE)
     game, key, etag = _new_game(client, players)
     writes, reads, errors = [], [], 0
     while time.perf_counter() < until:
@@ -75,7 +123,7 @@ def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[
             errors += 1
             continue
         writes.append(elapsed)
-        etag = headers["ETag"]
+        etag = headers["etag"]
         status, headers, state, elapsed = client.call("GET", f"/api/v1/games/{game}")
         if status != 200:
             errors += 1
@@ -88,7 +136,7 @@ def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[
 
 
 def _ceiling(port: int, until: float, out: dict[str, list[Any]]) -> None:
-    client = Client(port)
+    client = Client(port, KEEP_ALIVE)
     times, errors = [], 0
     while time.perf_counter() < until:
         status, _, _, elapsed = client.call("GET", "/health")
