@@ -3,10 +3,17 @@ concurrent clients. Each client records counts-mode hands into its own game
 with If-Match (a new game when one finishes) and reads GET /games/{game_id};
 the same clients on GET /health (no database) give the server's ceiling.
 
-    python bench/load.py [--clients 16 64] [--backends sqlite postgresql] [--seconds 10]
+    python bench/load.py [--clients 16 64] [--backends sqlite postgresql] [--seconds 10] [--repeat 3]
 
-Bounded: every phase runs for --seconds and stops. Rate limits are raised
-through config (FLASK_RATELIMIT_WRITES), not counted as errors.
+Each server runs --repeat rounds of (ceiling phase, recording phase), so that
+both see the same moments of the machine; throughputs are the median round,
+latencies are over all rounds. The rate limits are raised through config
+(FLASK_RATELIMIT_WRITES), not counted as errors; they are kept in Redis as
+in production (several workers share them) when it answers on
+127.0.0.1:6379, else in each worker's memory (--limit-store). The server's
+CPU time per request (its whole process group, from /proc) is reported too.
+
+Bounded: every phase runs for --seconds and stops.
 """
 
 from __future__ import annotations
@@ -29,7 +36,6 @@ sys.path.insert(0, str(ROOT))
 
 from tests.live import LiveServer  # noqa: E402
 
-KEEP_ALIVE = os.environ.get("LOAD_KEEP_ALIVE", "1") == "1"
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
@@ -38,9 +44,8 @@ class Client:
     shares the machine's cores with the server, so it spends as little of them
     as it can (http.client parses every response's headers with email.parser)."""
 
-    def __init__(self, port: int, keep_alive: bool = True) -> None:
+    def __init__(self, port: int) -> None:
         self.port = port
-        self.keep_alive = keep_alive
         self.sock: socket.socket | None = None
         self.buffer = b""
 
@@ -80,8 +85,6 @@ class Client:
         """(status, headers with lower-case names, decoded JSON body, seconds)."""
         data = b"" if body is None else json.dumps(body).encode()
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
-        if not self.keep_alive:
-            lines.append("Connection: close")
         if body is not None:
             lines.append("Content-Type: application/json")
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
@@ -111,7 +114,7 @@ def _new_game(client: Client, players: list[int]) -> tuple[int, str, str]:
 
 def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[str, list[Any]]) -> None:
     rng = random.Random(seed)
-    client = Client(port, KEEP_ALIVE)
+    client = Client(port)
     game, key, etag = _new_game(client, players)
     writes, reads, errors = [], [], 0
     while time.perf_counter() < until:
@@ -136,7 +139,7 @@ def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[
 
 
 def _ceiling(port: int, until: float, out: dict[str, list[Any]]) -> None:
-    client = Client(port, KEEP_ALIVE)
+    client = Client(port)
     times, errors = [], 0
     while time.perf_counter() < until:
         status, _, _, elapsed = client.call("GET", "/health")
@@ -184,31 +187,74 @@ def _ms(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int) -> dict[str, Any]:
-    from tests.live import database_url  # noqa: F401 - PostgreSQL schema helper
+def _server_cpu(pgid: int) -> float:
+    """CPU seconds used so far by the processes of a process group (Linux /proc)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid:
+                total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int, repeat: int,
+        limit_store: str) -> dict[str, Any]:
+    from tests.live import database_url
 
     if backend == "sqlite":
         url = f"sqlite:///{tmp / f'load-{clients}.sqlite3'}"
     else:
-        import os
         os.environ.setdefault("TEST_DATABASE_URL", PG_URL)
         url = database_url("postgresql", tmp, f"ginref_load_{clients}")
-    with LiveServer(url, workers=4) as server:
+    env = {"FLASK_RATELIMIT_STORAGE_URI": json.dumps(limit_store),
+           "FLASK_RATELIMIT_KEY_PREFIX": json.dumps(f"ginref-load-{os.getpid()}-{backend}-{clients}")}
+    ceiling_rounds: list[tuple[dict[str, list[Any]], float, float]] = []
+    load_rounds: list[tuple[dict[str, list[Any]], float, float]] = []
+    with LiveServer(url, workers=4, env=env) as server:
+        assert server.process is not None
         setup = Client(server.port)
         players = [setup.call("POST", "/api/v1/players", {"name": n})[2]["id"] for n in ("Ann", "Bob", "Cy")]
-        ceiling, c_elapsed = _run_phase("ceiling", lambda i: (server.port,), clients, seconds, processes)
-        load, l_elapsed = _run_phase("recorder", lambda i: (server.port, players, i), clients, seconds, processes)
-    health_rps = len(ceiling["health"]) / c_elapsed
-    write_rps = len(load["writes"]) / l_elapsed
+        for _ in range(repeat):
+            for name, args_for, rounds in (("ceiling", lambda i: (server.port,), ceiling_rounds),
+                                           ("recorder", lambda i: (server.port, players, i), load_rounds)):
+                cpu = _server_cpu(server.process.pid)
+                out, elapsed = _run_phase(name, args_for, clients, seconds, processes)
+                rounds.append((out, elapsed, _server_cpu(server.process.pid) - cpu))
+
+    def rate(round_: tuple[dict[str, list[Any]], float, float], *keys: str) -> float:
+        return sum(len(round_[0][k]) for k in keys) / round_[1]
+
+    ceiling = sorted(ceiling_rounds, key=lambda r: rate(r, "health"))[len(ceiling_rounds) // 2]
+    load = sorted(load_rounds, key=lambda r: rate(r, "writes"))[len(load_rounds) // 2]
+    health = [t for r in ceiling_rounds for t in r[0]["health"]]
+    writes = [t for r in load_rounds for t in r[0]["writes"]]
+    reads = [t for r in load_rounds for t in r[0]["reads"]]
+    health_rps, write_rps = rate(ceiling, "health"), rate(load, "writes")
+    requests_rps = rate(load, "writes", "reads")
     return {
-        "backend": backend, "clients": clients,
-        "ceiling_rps": health_rps, "ceiling_p50": _ms(ceiling["health"], 0.5),
-        "ceiling_p99": _ms(ceiling["health"], 0.99), "ceiling_errors": sum(ceiling["health_errors"]),
-        "hands_per_s": write_rps, "requests_per_s": (len(load["writes"]) + len(load["reads"])) / l_elapsed,
-        "write_p50": _ms(load["writes"], 0.5), "write_p99": _ms(load["writes"], 0.99),
-        "read_p50": _ms(load["reads"], 0.5), "read_p99": _ms(load["reads"], 0.99),
-        "errors": sum(load["errors"]), "ratio": write_rps / health_rps if health_rps else float("nan"),
-        "request_ratio": ((len(load["writes"]) + len(load["reads"])) / l_elapsed) / health_rps,
+        "backend": backend, "clients": clients, "rounds": repeat, "limit_store": limit_store.split(":")[0],
+        "ceiling_rps": health_rps, "ceiling_p50": _ms(health, 0.5), "ceiling_p99": _ms(health, 0.99),
+        "ceiling_errors": sum(e for r in ceiling_rounds for e in r[0]["health_errors"]),
+        "ceiling_cpu_ms": ceiling[2] * 1000 / max(1, len(ceiling[0]["health"])),
+        "hands_per_s": write_rps, "requests_per_s": requests_rps,
+        "write_p50": _ms(writes, 0.5), "write_p99": _ms(writes, 0.99),
+        "read_p50": _ms(reads, 0.5), "read_p99": _ms(reads, 0.99),
+        "errors": sum(e for r in load_rounds for e in r[0]["errors"]),
+        "load_cpu_ms": load[2] * 1000 / max(1, len(load[0]["writes"]) + len(load[0]["reads"])),
+        "ratio": write_rps / health_rps, "request_ratio": requests_rps / health_rps,
     }
 
 
@@ -218,22 +264,30 @@ def main() -> int:
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--processes", type=int, default=4, help="load generator processes (default 4)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of both phases per server (default 3)")
+    parser.add_argument("--limit-store", default=None,
+                        help="rate-limit storage URI (default: Redis on 127.0.0.1:6379 if it answers, else memory)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if _redis_up() else "memory://")
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for backend in args.backends:
             for clients in args.clients:
-                r = run(backend, clients, args.seconds, Path(tmp), args.processes)
+                r = run(backend, clients, args.seconds, Path(tmp), args.processes, args.repeat, limit_store)
                 results.append(r)
                 print(json.dumps(r), file=sys.stderr)
-    print("| backend | clients | /health req/s | hands/s | hand+read req/s | hands/s ÷ ceiling | "
-          "write p50 / p99 ms | read p50 / p99 ms | errors |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print(f"limits kept in {limit_store}; {args.repeat} rounds of {args.seconds:g} s per phase; "
+          f"{args.processes} load generator processes")
+    print("| Backend | Clients | `/health` req/s | Hands/s | Hand + read req/s | Hands/s ÷ ceiling | "
+          "Req/s ÷ ceiling | Write p50 / p99 ms | Read p50 / p99 ms | Server CPU ms/req (health / hands) "
+          "| Errors |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in results:
-        print(f"| {r['backend']} | {r['clients']} | {r['ceiling_rps']:.0f} | {r['hands_per_s']:.0f} | "
-              f"{r['requests_per_s']:.0f} | {r['ratio']:.0%} | {r['write_p50']:.1f} / {r['write_p99']:.1f} | "
-              f"{r['read_p50']:.1f} / {r['read_p99']:.1f} | {r['errors']} |")
+        print(f"| {r['backend']} | {r['clients']} | {r['ceiling_rps']:,.0f} | {r['hands_per_s']:,.0f} | "
+              f"{r['requests_per_s']:,.0f} | {r['ratio']:.0%} | {r['request_ratio']:.0%} | "
+              f"{r['write_p50']:.0f} / {r['write_p99']:.0f} | {r['read_p50']:.0f} / {r['read_p99']:.0f} | "
+              f"{r['ceiling_cpu_ms']:.2f} / {r['load_cpu_ms']:.2f} | {r['errors']} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 1 if any(r["errors"] or r["ceiling_errors"] for r in results) else 0
