@@ -12,7 +12,7 @@ from api.errors import conflict, not_found
 from api.games import load_game
 from api.judging import judge_input
 from models import Game, Hand, db, write_transaction
-from models.game import GameRow, HandRow, record_hand
+from models.game import GameRow, HandRow, StaleGame, record_hand
 from referee import GameState, GameStateError, HandRecord, replay
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
@@ -59,7 +59,12 @@ class Hands(MethodView):
             if game.status == "finished":
                 raise conflict(f"the game is over: player {game.winner} has won (R20)", rule="R20")
             judged = judge_input(data, game.rule_options)
-            game, hand = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+            try:
+                game, hand = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling,
+                                         judged.mode)
+            except StaleGame:  # never expected under the row lock; if it were, nothing is written
+                db.session.rollback()
+                raise conflict("the game changed while this hand was being recorded: read it again") from None
             db.session.commit()
             return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
                                                 "ETag": game.etag}

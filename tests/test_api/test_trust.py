@@ -167,3 +167,26 @@ def test_a_failed_limit_store_keeps_writes_going_with_limits_in_memory(
     assert "rate-limit store failed" in caplog.text
     with app.app_context():
         db.engine.dispose()
+
+
+def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, trust_app: Flask) -> None:
+    """record_hand writes only over the version it read (a safety net under the row lock)."""
+    from sqlalchemy import text
+
+    from models.game import GameRow, StaleGame, record_hand
+    from referee import Role, score_counts
+
+    ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    game = api.post("/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids,
+                                                                              strict=True))}).get_json()
+    with trust_app.app_context():
+        row = GameRow.read(game["id"], lock=True)
+        assert row is not None and row.version == game["version"]
+        db.session.execute(text("UPDATE game SET version = version + 1 WHERE id = :id"), {"id": game["id"]})
+        score = score_counts(3, 20, row.rule_options)
+        with pytest.raises(StaleGame):
+            record_hand(row, Role.BOX, score, {"knocker": "box"}, {"knocker": {"deadwood_count": 3}}, "counts")
+        db.session.rollback()
+    after = api.get(f"/api/v1/games/{game['id']}").get_json()
+    assert after["hands_played"] == 0 and after["version"] == game["version"]
+    assert api.get(f"/api/v1/games/{game['id']}/hands").get_json()["items"] == []
