@@ -21,7 +21,7 @@ from api.guards import WRITE_METHODS, init_guards
 from api.idempotency import init_idempotency
 from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
-from models.database import writing
+from models.database import write_transaction, writing
 
 API_VERSION = "1.0.0"
 
@@ -161,8 +161,9 @@ def init_commands(app: Flask) -> None:
             game = db.session.get(Game, game_id)
             if game is None or game.league_id is not None:
                 raise click.BadParameter(f"there is no game {game_id} outside a league")
-        key = rotate_key(league_id=league_id, game_id=game_id)
-        db.session.commit()
+        with write_transaction():
+            key = rotate_key(league_id=league_id, game_id=game_id)
+            db.session.commit()
         click.echo(key)
 
     @keys.command("backfill")
@@ -170,13 +171,16 @@ def init_commands(app: Flask) -> None:
         """Issue keys for every league and league-less game that has none; prints them once."""
         from sqlalchemy import select
 
-        with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None))
-        for league in db.session.scalars(select(League).where(League.id.not_in(with_keys))):
-            click.echo(f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}")
-        game_keys = select(ApiKey.game_id).where(ApiKey.game_id.is_not(None))
-        for game in db.session.scalars(select(Game).where(Game.league_id.is_(None), Game.id.not_in(game_keys))):
-            click.echo(f"game {game.id}\t{ApiKey.issue(game_id=game.id)[1]}")
-        db.session.commit()
+        with write_transaction():  # all the keys or none
+            with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None))
+            issued = [f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}"
+                      for league in db.session.scalars(select(League).where(League.id.not_in(with_keys)))]
+            game_keys = select(ApiKey.game_id).where(ApiKey.game_id.is_not(None))
+            issued += [f"game {game.id}\t{ApiKey.issue(game_id=game.id)[1]}" for game in db.session.scalars(
+                select(Game).where(Game.league_id.is_(None), Game.id.not_in(game_keys)))]
+            db.session.commit()
+        for line in issued:
+            click.echo(line)
 
     app.cli.add_command(keys)
 

@@ -173,13 +173,14 @@ def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, 
     """record_hand writes only over the version it read (a safety net under the row lock)."""
     from sqlalchemy import text
 
+    from models import write_transaction
     from models.game import GameRow, StaleGame, record_hand
     from referee import Role, score_counts
 
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
     game = api.post("/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids,
                                                                               strict=True))}).get_json()
-    with trust_app.app_context():
+    with trust_app.app_context(), write_transaction():  # as every write request runs
         row = GameRow.read(game["id"], lock=True)
         assert row is not None and row.version == game["version"]
         db.session.execute(text("UPDATE game SET version = version + 1 WHERE id = :id"), {"id": game["id"]})
@@ -190,3 +191,41 @@ def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, 
     after = api.get(f"/api/v1/games/{game['id']}").get_json()
     assert after["hands_played"] == 0 and after["version"] == game["version"]
     assert api.get(f"/api/v1/games/{game['id']}/hands").get_json()["items"] == []
+
+
+def test_operator_commands_issue_keys_for_leagues_and_games_made_before_keys(
+        api: FlaskClient, trust_app: Flask) -> None:
+    """`keys backfill` gives every league and league-less game without a key one; `keys issue` rotates."""
+    from models import ApiKey
+
+    ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/api/v1/leagues", json={"name": "Club"}).get_json()
+    game = api.post("/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids,
+                                                                              strict=True))})
+    game_id, etag = game.get_json()["id"], game.headers["ETag"]
+    with trust_app.app_context():
+        db.session.execute(ApiKey.__table__.delete())  # as before keys existed
+        db.session.commit()
+    cli = trust_app.test_cli_runner()
+    result = cli.invoke(args=["keys", "backfill"])
+    assert result.exit_code == 0, result.output
+    lines = dict(line.rsplit("\t", 1) for line in result.output.splitlines())
+    assert set(lines) == {f"league {league['id']}", f"game {game_id}"}
+    game_key = lines[f"game {game_id}"]
+    hand = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
+                    headers={"Authorization": f"Bearer {game_key}", "If-Match": etag})
+    assert hand.status_code == 201
+    league_key = lines[f"league {league['id']}"]
+    members = api.post(f"/api/v1/leagues/{league['id']}/members", json={"players": ids},
+                       headers={"Authorization": f"Bearer {league_key}"})
+    assert members.status_code in (200, 201)
+    assert cli.invoke(args=["keys", "backfill"]).output == ""  # nothing left without a key
+    rotated = cli.invoke(args=["keys", "issue", "--game", str(game_id)])
+    assert rotated.exit_code == 0 and rotated.output.startswith("grk_")
+    new_key = rotated.output.strip()
+    old = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
+                   headers={"Authorization": f"Bearer {game_key}", "If-Match": hand.headers["ETag"]})
+    assert old.status_code == 401
+    new = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
+                   headers={"Authorization": f"Bearer {new_key}", "If-Match": hand.headers["ETag"]})
+    assert new.status_code == 201
