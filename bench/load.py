@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.live import LiveServer  # noqa: E402
+from tests.live import LiveServer, redis_up  # noqa: E402
 
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -201,15 +201,6 @@ def _server_cpu(pgid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
 def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int, repeat: int,
         limit_store: str) -> dict[str, Any]:
     from tests.live import database_url
@@ -269,7 +260,7 @@ def main() -> int:
                         help="rate-limit storage URI (default: Redis on 127.0.0.1:6379 if it answers, else memory)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if _redis_up() else "memory://")
+    limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if redis_up() else "memory://")
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for backend in args.backends:

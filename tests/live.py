@@ -20,6 +20,16 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
+def redis_up() -> bool:
+    """Does a Redis answer on 127.0.0.1:6379?"""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

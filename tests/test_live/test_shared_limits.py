@@ -3,26 +3,16 @@
 
 from __future__ import annotations
 
-import socket
 import uuid
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.live import LiveServer
+from tests.live import LiveServer, redis_up
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _redis_up(), reason="no Redis on 127.0.0.1:6379")
+@pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379")
 def test_four_workers_share_one_write_budget_through_redis(tmp_path: Path) -> None:
     prefix = f"ginref-test-{uuid.uuid4().hex}"
     env = {"FLASK_RATELIMIT_WRITES": '"5 per minute"', "FLASK_RATELIMIT_STORAGE_URI": '"redis://127.0.0.1:6379/0"',
