@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, or_, select
@@ -23,9 +23,9 @@ def _decode(cursor: str) -> tuple[datetime, int]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         stamp, ident = raw.rsplit("|", 1)
         when, number = datetime.fromisoformat(stamp), int(ident)
-        if when.tzinfo is None or not 0 < number <= 2147483647:
+        if when.tzinfo is None or not 0 < number <= 2147483647 or not ident.isascii() or not ident.isdigit():
             raise ValueError(cursor)
-        return when, number
+        return when.astimezone(UTC), number
     except (ValueError, binascii.Error, UnicodeDecodeError, OverflowError):
         raise invalid("cursor", f"{cursor!r} is not a cursor from this API") from None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
@@ -58,3 +59,21 @@ def Id(**kwargs: Any) -> fields.Integer:
 
 def cards_list(**kwargs: Any) -> fields.List:
     return fields.List(CardField(), validate=validate.Length(max=52), **kwargs)
+
+
+class UTCDateTime(fields.AwareDateTime):
+    """An RFC 3339 date-time with an offset (UTC if none is given), loaded as
+    UTC: an instant whose UTC form falls outside years 1-9999 is a 422, not
+    an overflow."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("default_timezone", UTC)
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        when = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return when.astimezone(UTC)
+        except OverflowError:
+            raise ValidationError(f"{json.dumps(value)} is out of range: in UTC it must fall "
+                                  "within years 1 to 9999") from None

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-from datetime import UTC
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import CardField, Id
+from schemas.fields import CardField, Id, UTCDateTime
 from schemas.hands import SeatingSchema
 from schemas.rules import RulesOutSchema, RulesSchema
 
@@ -26,7 +25,7 @@ class GameInSchema(Schema):
     roles = fields.Nested(RolesInSchema)
     rules = fields.Nested(RulesSchema, load_default=dict)
     league_id = Id(metadata={"description": "The league the game counts for; all three players must be members"})
-    played_at = fields.AwareDateTime(default_timezone=UTC, metadata={
+    played_at = UTCDateTime(metadata={
         "description": "When the game started (default: now); give it for games entered after the fact"})
 
     @validates_schema

@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-from datetime import UTC
-
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, Id, Name
+from schemas.fields import MAX_ID, Id, Name, UTCDateTime
 
 
 class LeagueInSchema(Schema):
@@ -37,10 +35,8 @@ class LeagueListSchema(Schema):
 
 
 class RangeArgsSchema(Schema):
-    since = fields.AwareDateTime(data_key="from", default_timezone=UTC,
-                                 metadata={"description": "Games with played_at at or after this instant"})
-    until = fields.AwareDateTime(data_key="to", default_timezone=UTC,
-                                 metadata={"description": "Games with played_at before this instant"})
+    since = UTCDateTime(data_key="from", metadata={"description": "Games with played_at at or after this instant"})
+    until = UTCDateTime(data_key="to", metadata={"description": "Games with played_at before this instant"})
 
     @validates_schema
     def _ordered(self, data: dict, **kwargs: object) -> None:
