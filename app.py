@@ -5,23 +5,35 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, request, send_from_directory
+from flask import Flask, Response, g, request, send_from_directory
 from flask.cli import AppGroup
 from flask_migrate import Migrate
 from flask_smorest import Api
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from api import register_blueprints
-from api.errors import PROBLEM_JSON, Problem, ProblemSchema, register_error_handlers
-from api.guards import WRITE_METHODS, init_guards
-from api.idempotency import init_idempotency
+from api import idempotency, register_blueprints
+from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
+from api.errors import (
+    PROBLEM_JSON,
+    Problem,
+    ProblemSchema,
+    conflict,
+    handle_problem,
+    problem_response,
+    register_error_handlers,
+)
+from api.guards import init_guards
 from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import write_transaction, writing
+
+log = logging.getLogger(__name__)
 
 API_VERSION = "1.0.0"
 
@@ -53,6 +65,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         # share the storage, e.g. FLASK_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0
         RATELIMIT_ENABLED=True,
         RATELIMIT_WRITES="120 per minute",
+        RATELIMIT_IMPORTS="10 per hour",
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_KEY_PREFIX="ginref",
@@ -90,12 +103,54 @@ def init_database(app: Flask) -> None:
 def init_write_requests(app: Flask) -> None:
     """Every transaction of a request that may write starts as a write
     (BEGIN IMMEDIATE on SQLite): one that reads first and then tries to write
-    would fail when another worker wrote in between."""
+    would fail when another worker wrote in between.
+
+    A write is committed here, once its response is built, together with the
+    record of that response for its Idempotency-Key: the views flush, and a
+    refused write (4xx, 5xx) is rolled back whole. When the commit fails, the
+    answer is the truth: the stored response if the write is in the database
+    after all, else a 503 saying it was not saved."""
 
     @app.before_request
     def _writes() -> None:
         if request.method in WRITE_METHODS:
             g.writing_token = writing.set(True)
+
+    @app.after_request
+    def _commit(response: Response) -> Response:
+        if request.method not in WRITE_METHODS:
+            return response
+        pending = g.pop("idempotency", None)
+        if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
+            db.session.rollback()
+            return response
+        try:
+            if pending is not None:
+                idempotency.store(pending, response)
+            db.session.commit()
+        except SQLAlchemyError as err:
+            db.session.rollback()
+            if not isinstance(err, IntegrityError):
+                log.error("a write's commit failed: %s", err)
+            try:
+                known = None if pending is None else idempotency.committed(pending)
+            except SQLAlchemyError:
+                db.session.rollback()
+                known = None
+            except Problem as problem:  # a concurrent twin with another body won
+                return handle_problem(problem)
+            if known is not None:
+                return known
+            if isinstance(err, IntegrityError):
+                return handle_problem(conflict("this write conflicted with another made at the same time, "
+                                               "and nothing was saved: read the resource and try again"))
+            detail = ("the database did not confirm this write, so it may not have been saved: retry it with "
+                      "the same Idempotency-Key" if pending is not None else
+                      "the database did not confirm this write, so it may not have been saved: read the "
+                      "resource before sending it again (writes with an Idempotency-Key can simply be retried)")
+            return problem_response(503, detail, type="https://ginref.org/problems/unavailable",
+                                    headers={"Retry-After": "1"})
+        return response
 
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
@@ -115,6 +170,7 @@ def init_request_limits(app: Flask) -> None:
                           type="https://ginref.org/problems/uri-too-long")
         if request.endpoint == "leagues.import_league_json":
             request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
+        read_chunked_body()
 
     init_write_limits(app)
 
@@ -190,7 +246,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     load_config(app, test_config)
     init_database(app)
+    init_bodies(app)
     api = ProblemApi(app)
+    api.register_converter(IdConverter, id_schema)
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
         "description": "The key of the league (or of the game outside a league) that a write changes"})
@@ -198,7 +256,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_write_requests(app)
     init_request_limits(app)
-    init_idempotency(app)
     init_guards(app)
     init_docs(app)
     init_health(app)

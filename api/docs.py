@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask_smorest import Blueprint
+from api.body import Blueprint
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -14,6 +14,13 @@ ETAG_HEADER = {"ETag": {"description": "The game's version; send it back in If-M
 IF_MATCH = {"in": "header", "name": "If-Match", "schema": {"type": "string"},
             "description": "The game's current ETag (from GET /games/{game_id} or the last write)"}
 SECURITY = [{"bearerAuth": []}]
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "minLength": 16, "maxLength": 255, "pattern": "^[!-~]+$"},
+    "description": "Makes a retry safe: the same key (16 to 255 visible ASCII characters, random: a UUID "
+                   "will do) with the same body gets the first successful answer again, with "
+                   "`Idempotent-Replayed: true`, for 24 hours, and the write is done once. Replayed only to "
+                   "the key (Authorization) that made the write; with another body it is a 422."}
 
 
 def keyed_write(blp: Blueprint, *, if_match: str | None = None, conflict: bool = True) -> Callable[[F], F]:
@@ -27,7 +34,7 @@ def keyed_write(blp: Blueprint, *, if_match: str | None = None, conflict: bool =
             documented = blp.alt_response(status, response=response)(documented)
         if conflict:
             documented = blp.alt_response(409, response="CONFLICT")(documented)
-        params: list[dict[str, Any]] = []
+        params: list[dict[str, Any]] = [IDEMPOTENCY_KEY]
         if if_match is not None:
             documented = blp.alt_response(412, response="PRECONDITION_FAILED")(documented)
             documented = blp.alt_response(428, response="PRECONDITION_REQUIRED")(documented)
@@ -42,7 +49,8 @@ def open_write(blp: Blueprint) -> Callable[[F], F]:
     """A write anyone may make (it needs no key), still rate-limited."""
 
     def decorate(func: F) -> F:
-        return _documented_only(func, blp.alt_response(429, response="TOO_MANY_REQUESTS")(func))
+        documented = blp.alt_response(429, response="TOO_MANY_REQUESTS")(func)
+        return _documented_only(func, blp.doc(parameters=[IDEMPOTENCY_KEY])(documented))
 
     return decorate
 

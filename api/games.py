@@ -5,9 +5,9 @@ from typing import Any
 
 from flask import g
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from sqlalchemy import func, select
 
+from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, invalid, not_found
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
@@ -113,7 +113,6 @@ class Games(MethodView):
             game.apply(replay(rules, roles, []), history=False)
             db.session.flush()
             key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
-            db.session.commit()
             body = game_dict(game)
             if key is not None:
                 body["key"] = key
@@ -130,7 +129,7 @@ class Games(MethodView):
         return {"items": [game_dict(g) for g in games], "total": total, "page": page, "per_page": per_page}
 
 
-@blp.route("/<int(max=2147483647):game_id>")
+@blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
@@ -152,11 +151,11 @@ class GameById(MethodView):
             rules = Rules.from_options({**game.rules, **data["rules"]})
             game.rules = rules.as_dict()
             game.apply(replay(rules, game.first_roles, []), history=False)
-            db.session.commit()
+            db.session.flush()
             return game_dict(game), {"ETag": game.etag}
 
 
-@blp.route("/<int(max=2147483647):game_id>/key", methods=["POST"])
+@blp.route("/<id:game_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
 @keyed_write(blp)
 def rotate_game_key(game_id: int) -> dict[str, Any]:
@@ -165,6 +164,5 @@ def rotate_game_key(game_id: int) -> dict[str, Any]:
         game = load_game(game_id, lock=True)
         if game.league_id is not None:
             raise conflict("a game in a league is written with the league's key; rotate that one")
-        key = rotate_key(game_id=game.id)
-        db.session.commit()
+        key = rotate_key(game_id=game.id, by=g.credential.id)
         return {"key": key}

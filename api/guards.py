@@ -1,5 +1,14 @@
-"""Checks that run before a write reaches its view, in this order: the key
-(401, 403), the resource (404), the game's ETag (428, 412).
+"""Checks that run before a write reaches its view, in this order:
+
+1. who is writing to what: the key (401, 403) and the resource (404); a
+   game's row is locked here for the write;
+2. the rate limit (429), counted per *valid* key, else per client address:
+   made-up keys share their address's budget;
+3. an idempotent retry (api.idempotency): replayed to the credential that
+   made the first request, before any precondition;
+4. the game's ETag (428, 412).
+
+Nothing is written for a request before it is authenticated.
 
 Which key a write needs: a league's key for the league and every game in it;
 a game's own key for a game outside any league. Creating a league, importing
@@ -10,17 +19,22 @@ endpoints need no key: they hand out keys or touch no one's data.
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
+from sqlalchemy import select
 
-from api.errors import Problem, not_found
+from api import idempotency
+from api.body import WRITE_METHODS
+from api.errors import Problem, handle_problem, not_found
+from api.limits import count_write
 from models import League, db
 from models.game import GameRow, GameView
-from models.security import KeyRow, find_key, hash_key, lock_game_with_key
+from models.security import KeyRow, StaleKey, find_key, hash_key, lock_game_with_key
 
-WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 AUTH_TYPE = "https://ginref.org/problems/unauthorized"
+ROTATIONS = {"games.rotate_game_key", "leagues.rotate_league_key"}
 
 
 def _unauthorized(detail: str, error: str | None = None) -> Problem:
@@ -36,48 +50,86 @@ def bearer_key() -> str | None:
     return token.strip()
 
 
-def authorize(*, league_id: int | None = None, game_id: int | None = None) -> None:
-    """Pass if the request's key may write to this league or game; else 401/403."""
-    key = bearer_key()
-    digest = None if key is None else hash_key(key)
-    _check_key(digest, None if digest is None else find_key(digest), league_id=league_id, game_id=game_id)
+@dataclass
+class Access:
+    """Who writes, to what: the outcome of step 1."""
+
+    credential: KeyRow | None = None  # the valid key this write is made with
+    error: Problem | None = None  # raised after the write is counted
+    revoked: KeyRow | None = None  # a revoked key: its own rotation may still be replayed to it
+    game: GameRow | None = None  # the game written to, locked
+    if_match: str | None = None  # "required" or "optional"
 
 
-def _check_key(digest: str | None, row: KeyRow | None, *, league_id: int | None, game_id: int | None) -> None:
-    """401 without a key, with an unknown or a revoked one; 403 with another's."""
+def _credential(digest: str | None, row: KeyRow | None, *, league_id: int | None, game_id: int | None,
+                access: Access) -> KeyRow:
+    """The key, if it may write to this league or game: 401 without a key,
+    with an unknown or a revoked one; 403 with another's."""
     if digest is None:
         raise _unauthorized("this write needs the key of its league or game: Authorization: Bearer <key>")
     if row is None or not hmac.compare_digest(row.key_hash, digest):
         raise _unauthorized("unknown key", "invalid_token")
     if row.revoked_at is not None:
+        access.revoked = row
         raise _unauthorized("this key was revoked (rotated)", "invalid_token")
     allowed = row.league_id == league_id if league_id is not None else row.game_id == game_id
     if not allowed:
         what = f"league {league_id}" if league_id is not None else f"game {game_id}"
         raise Problem(403, f"this key does not give access to {what}", type="https://ginref.org/problems/forbidden")
+    return row
 
 
-def _game_scope(game_id: int) -> GameRow:
-    """The game's row, locked for this write (once: the views find it in
-    ``g.locked_game``), if the request's key may write to it."""
+def _digest() -> str | None:
     key = bearer_key()
-    digest = None if key is None else hash_key(key)
+    return None if key is None else hash_key(key)
+
+
+def _game(game_id: int, access: Access) -> GameRow:
+    """The game's row, locked for this write (the views find it in
+    ``g.locked_game``), if the request's key may write to it."""
+    digest = _digest()
     found = lock_game_with_key(game_id, digest)
     if found is None:
         raise not_found("game", game_id)
     game, key_row = found
-    if game.league_id is not None:
-        _check_key(digest, key_row, league_id=game.league_id, game_id=None)
-    else:
-        _check_key(digest, key_row, league_id=None, game_id=game.id)
-    g.locked_game = game
+    access.game = g.locked_game = game
+    scope = {"league_id": game.league_id, "game_id": None} if game.league_id is not None else {
+        "league_id": None, "game_id": game.id}
+    access.credential = _credential(digest, key_row, **scope, access=access)
     return game
 
 
-def _league_scope(league_id: int) -> None:
-    if db.session.get(League, league_id) is None:
+def _league(league_id: int, access: Access) -> None:
+    """The league's row, locked for this write, if the request's key may write to it."""
+    if db.session.scalar(select(League.id).where(League.id == league_id).with_for_update()) is None:
         raise not_found("league", league_id)
-    authorize(league_id=league_id)
+    digest = _digest()
+    access.credential = _credential(digest, None if digest is None else find_key(digest), league_id=league_id,
+                                    game_id=None, access=access)
+
+
+def _resolve(access: Access) -> None:
+    args: dict[str, Any] = request.view_args or {}
+    endpoint = request.endpoint
+    if endpoint in ("hands.Hands", "hands.HandByNumber"):
+        access.if_match = "required"
+        _game(args["game_id"], access)
+    elif endpoint == "games.GameById":
+        access.if_match = "optional"
+        _game(args["game_id"], access)
+    elif endpoint == "games.Games":
+        body = request.get_json(silent=True)
+        league_id = body.get("league_id") if isinstance(body, dict) else None
+        if (isinstance(league_id, int) and not isinstance(league_id, bool) and 0 < league_id <= 2147483647
+                and db.session.get(League, league_id) is not None):  # an unknown league is the view's 422
+            _league(league_id, access)
+    elif endpoint in ("leagues.add_members", "leagues.rotate_league_key"):
+        _league(args["league_id"], access)
+    elif endpoint == "games.rotate_game_key":
+        game = _game(args["game_id"], access)
+        if game.league_id is not None:
+            raise Problem(409, "a game in a league is written with the league's key; rotate that one",
+                          type="https://ginref.org/problems/conflict")
 
 
 def _check_if_match(game: GameView) -> None:
@@ -96,34 +148,42 @@ def _check_if_match(game: GameView) -> None:
                       game=GameSchema().dump(game_dict(game)))
 
 
-def check_write() -> None:
-    """before_request: keys and preconditions for the endpoints that need them."""
+def scope_of(credential: KeyRow | None) -> str:
+    """Whose retries these are: a key's, or (for writes that need none) anyone's
+    who holds the Idempotency-Key itself."""
+    return "open" if credential is None else f"key:{credential.id}"
+
+
+def guard_write() -> Response | None:
+    """before_request: steps 1 to 4 above, for every write."""
     if request.method not in WRITE_METHODS or request.endpoint is None:
-        return
-    args: dict[str, Any] = request.view_args or {}
-    endpoint = request.endpoint
-    if endpoint in ("hands.Hands", "hands.HandByNumber"):
-        if request.method == "GET":
-            return
-        _check_if_match(_game_scope(args["game_id"]))
-    elif endpoint == "games.GameById":
-        game = _game_scope(args["game_id"])
-        if request.headers.get("If-Match"):
-            _check_if_match(game)
-    elif endpoint == "games.Games":
-        body = request.get_json(silent=True)
-        league_id = body.get("league_id") if isinstance(body, dict) else None
-        if (isinstance(league_id, int) and not isinstance(league_id, bool) and 0 < league_id <= 2147483647
-                and db.session.get(League, league_id) is not None):  # an unknown league is the view's 422
-            authorize(league_id=league_id)
-    elif endpoint in ("leagues.add_members", "leagues.rotate_league_key"):
-        _league_scope(args["league_id"])
-    elif endpoint == "games.rotate_game_key":
-        game = _game_scope(args["game_id"])
-        if game.league_id is not None:
-            raise Problem(409, "a game in a league is written with the league's key; rotate that one",
-                          type="https://ginref.org/problems/conflict")
+        return None
+    access = Access()
+    try:
+        _resolve(access)
+    except Problem as problem:
+        access.error = problem
+    count_write(None if access.credential is None else f"key:{access.credential.id}")
+    if access.error is not None:
+        if access.revoked is not None and request.endpoint in ROTATIONS:
+            # the retry of the rotation that revoked this very key gets its answer
+            replay = idempotency.replay_only(scope_of(access.revoked))
+            if replay is not None:
+                return replay
+        raise access.error
+    replay = idempotency.begin(scope_of(access.credential))
+    if replay is not None:
+        return replay
+    if access.game is not None and (access.if_match == "required" or request.headers.get("If-Match")):
+        _check_if_match(access.game)
+    g.credential = access.credential
+    return None
+
+
+def _stale_key(_error: StaleKey) -> Response:
+    return handle_problem(_unauthorized("this key was revoked meanwhile, by another rotation", "invalid_token"))
 
 
 def init_guards(app: Flask) -> None:
-    app.before_request(check_write)
+    app.before_request(guard_write)
+    app.register_error_handler(StaleKey, _stale_key)

@@ -5,8 +5,8 @@ from typing import Any
 
 from flask import g
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
@@ -16,7 +16,7 @@ from models.game import GameRow, HandRow, StaleGame, record_hand
 from referee import GameState, GameStateError, HandRecord, replay
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
-blp = Blueprint("hands", __name__, url_prefix="/games/<int(max=2147483647):game_id>/hands",
+blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands",
                 description="The hands of a game")
 
 
@@ -65,12 +65,11 @@ class Hands(MethodView):
             except StaleGame:  # never expected under the row lock; if it were, nothing is written
                 db.session.rollback()
                 raise conflict("the game changed while this hand was being recorded: read it again") from None
-            db.session.commit()
             return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
                                                 "ETag": game.etag}
 
 
-@blp.route("/<int(max=2147483647):number>")
+@blp.route("/<id:number>")
 class HandByNumber(MethodView):
     @blp.response(200, HandSchema)
     def get(self, game_id: int, number: int) -> dict[str, Any]:
@@ -97,7 +96,6 @@ class HandByNumber(MethodView):
             state = _replay(game, game.records())
             hand.corrected_at = datetime.now(UTC)
             game.apply(state)
-            db.session.commit()
             return hand_dict(hand, game), {"ETag": game.etag}
 
     @blp.response(204, headers=ETAG_HEADER)
@@ -112,5 +110,4 @@ class HandByNumber(MethodView):
                 raise conflict(f"only the last hand ({game.hands_played}) can be undone")
             game.hands.pop()
             game.apply(_replay(game, game.records()))
-            db.session.commit()
             return "", {"ETag": game.etag}

@@ -1,131 +1,133 @@
 """Safe retries: a write sent with an ``Idempotency-Key`` is done once.
 
-Scoped by (credential or client address, method, path). The first response is
-stored and returned again for a retry with the same body, before any other
-check; the same key with another body is a 422; a retry that arrives while
-the first is still being handled is a 409. Records are kept 24 hours.
+Scoped by (credential, method, path): a write made with a key is replayed
+only to that key; a write that needs no key (creating a player, a league, a
+game outside a league, an import) is replayed to whoever holds the
+``Idempotency-Key`` itself, which is why it must be long and random (a UUID
+will do). The lookup runs inside the write's transaction, after the write is
+authenticated (and its game locked), so a retry waits for the first request
+and then gets its answer; the same key with another body is a 422.
+
+The response is stored in the same transaction as the write it answers
+(``store``, called by the request's commit in app.py): a committed write
+always has its record, a rolled-back one never does. Only successful
+responses are stored: a refused write changed nothing and may be sent again.
+Records are kept 24 hours. No secret is kept in plaintext: the record is
+found by a hash, and its body (which may hold a new key) is encrypted with
+AES-GCM under a key derived (HKDF) from the ``Idempotency-Key``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Response, g, request
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from flask import Response, g, request
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
 
 from api.errors import Problem
-from api.guards import WRITE_METHODS, bearer_key
-from models import IdempotencyRecord, db, write_transaction
-from models.security import hash_key
+from models import IdempotencyRecord, db
 
 HEADER = "Idempotency-Key"
 KEEP = timedelta(hours=24)
-ABANDONED = timedelta(minutes=5)  # an in-progress record this old belongs to a dead worker
 STORED_HEADERS = ("Content-Type", "Location", "ETag")
 TYPE = "https://ginref.org/problems/idempotency"
+MIN_LENGTH, MAX_LENGTH, MIN_DISTINCT = 16, 255, 8
+RULE = (f"{HEADER} must be {MIN_LENGTH} to {MAX_LENGTH} visible ASCII characters, random (a UUID will do), "
+        f"with at least {MIN_DISTINCT} different characters")
 
 
-def _scope() -> str:
-    key = bearer_key()
-    return "key:" + hash_key(key)[:40] if key is not None else "addr:" + (request.remote_addr or "unknown")
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A write being made under an Idempotency-Key: what its record will hold."""
+
+    lookup: str
+    body_hash: str
+    secret: bytes
 
 
-def _lookup(scope: str, key: str) -> IdempotencyRecord | None:
-    return db.session.scalar(select(IdempotencyRecord).where(
-        IdempotencyRecord.scope == scope, IdempotencyRecord.method == request.method,
-        IdempotencyRecord.path == request.path, IdempotencyRecord.key == key))
+def _valid(key: str) -> bool:
+    return (MIN_LENGTH <= len(key) <= MAX_LENGTH and all("!" <= c <= "~" for c in key)
+            and len(set(key)) >= MIN_DISTINCT)
 
 
-def _replay(record: IdempotencyRecord) -> Response:
-    response = Response(record.body or b"", status=record.status)
-    for name, value in (record.headers or {}).items():
+def _pending(scope: str) -> Pending | None:
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    if not _valid(key):
+        raise Problem(422, RULE, type=TYPE, errors={HEADER: [RULE]})
+    raw = key.encode("ascii")
+    lookup = hashlib.sha256(b"\0".join((scope.encode(), request.method.encode(), request.path.encode("utf-8",
+                                        "surrogateescape"), raw))).hexdigest()
+    secret = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"ginref idempotent response").derive(raw)
+    return Pending(lookup, hashlib.sha256(request.get_data()).hexdigest(), secret)
+
+
+def _find(pending: Pending) -> IdempotencyRecord | None:
+    record = db.session.scalar(select(IdempotencyRecord).where(IdempotencyRecord.lookup == pending.lookup))
+    if record is not None and record.created_at < datetime.now(UTC) - KEEP:
+        db.session.delete(record)  # expired: this request takes its place
+        db.session.flush()
+        return None
+    return record
+
+
+def _replay(record: IdempotencyRecord, pending: Pending) -> Response:
+    if record.body_hash != pending.body_hash:
+        raise Problem(422, f"this {HEADER} was used with a different request body",
+                      type=TYPE, errors={HEADER: ["already used with a different body"]})
+    try:
+        body = AESGCM(pending.secret).decrypt(record.body[:12], record.body[12:], record.lookup.encode())
+    except InvalidTag:  # cannot be: the lookup hash covers the key; never replay what does not decrypt
+        raise Problem(422, f"this {HEADER} does not open its stored response", type=TYPE) from None
+    response = Response(body, status=record.status)
+    for name, value in record.headers.items():
         response.headers[name] = value
     response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
-def _answer(record: IdempotencyRecord, body_hash: str) -> Response | None:
-    if record.body_hash != body_hash:
-        raise Problem(422, f"this {HEADER} was used with a different request body",
-                      type=TYPE, errors={HEADER: ["already used with a different body"]})
-    if record.status is not None:
-        return _replay(record)
-    return None
-
-
-def before_write() -> Response | None:
-    if request.method not in WRITE_METHODS:
+def begin(scope: str) -> Response | None:
+    """In the write's transaction, after it is authenticated: the stored
+    answer to a retry, or None to go on (remembering what to store)."""
+    pending = _pending(scope)
+    if pending is None:
         return None
-    key = request.headers.get(HEADER)
-    if key is None:
-        return None
-    if not 1 <= len(key) <= 255 or not key.isprintable():
-        raise Problem(422, f"{HEADER} must be 1 to 255 printable characters", type=TYPE,
-                      errors={HEADER: ["must be 1 to 255 printable characters"]})
-    scope = _scope()
-    body_hash = hashlib.sha256(request.get_data()).hexdigest()
-    now = datetime.now(UTC)
-    record = _lookup(scope, key)
+    record = _find(pending)
     if record is not None:
-        if record.created_at < now - KEEP or (record.status is None and record.created_at < now - ABANDONED):
-            with write_transaction():
-                db.session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.id == record.id))
-                db.session.commit()
-            record = None
-        else:
-            replay = _answer(record, body_hash)
-            db.session.rollback()
-            if replay is not None:
-                return replay
-            raise Problem(409, "a request with this Idempotency-Key is still being handled", type=TYPE)
-    db.session.rollback()
-    with write_transaction():
-        record = IdempotencyRecord(scope=scope, method=request.method, path=request.path, key=key,
-                                   body_hash=body_hash, created_at=now)
-        db.session.add(record)
-        try:
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
-            record = _lookup(scope, key)
-            if record is not None:
-                replay = _answer(record, body_hash)
-                if replay is not None:
-                    return replay
-            raise Problem(409, "a request with this Idempotency-Key is still being handled", type=TYPE) from None
-    g.idempotency_record = record.id
-    if random.random() < 0.01:
-        _purge(now)
+        return _replay(record, pending)
+    g.idempotency = pending
     return None
 
 
-def after_write(response: Response) -> Response:
-    record_id = g.pop("idempotency_record", None)
-    if record_id is None or response.headers.get("Idempotent-Replayed"):
-        return response
-    db.session.rollback()
-    with write_transaction():
-        record = db.session.get(IdempotencyRecord, record_id)
-        if record is not None:
-            if response.status_code >= 500:
-                db.session.delete(record)  # nothing was done: let the retry do it
-            else:
-                record.status = response.status_code
-                record.headers = {h: response.headers[h] for h in STORED_HEADERS if h in response.headers}
-                record.body = response.get_data()
-        db.session.commit()
-    return response
+def replay_only(scope: str) -> Response | None:
+    """The stored answer for this scope, if any, without starting a write."""
+    pending = _pending(scope)
+    record = None if pending is None else _find(pending)
+    return None if record is None or pending is None else _replay(record, pending)
 
 
-def _purge(now: datetime) -> None:
-    with write_transaction():
-        db.session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < now - KEEP))
-        db.session.commit()
+def store(pending: Pending, response: Response) -> None:
+    """Add the record of ``response`` to the write's transaction."""
+    nonce = os.urandom(12)
+    body = nonce + AESGCM(pending.secret).encrypt(nonce, response.get_data(), pending.lookup.encode())
+    db.session.add(IdempotencyRecord(
+        lookup=pending.lookup, body_hash=pending.body_hash, status=response.status_code,
+        headers={h: response.headers[h] for h in STORED_HEADERS if h in response.headers}, body=body))
+    if random.random() < 0.01:
+        db.session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < datetime.now(UTC) - KEEP))
 
 
-def init_idempotency(app: Flask) -> None:
-    app.before_request(before_write)
-    app.after_request(after_write)
+def committed(pending: Pending) -> Response | None:
+    """After a commit that failed or conflicted: the stored answer, if the
+    write (this one or a concurrent twin) is in the database after all."""
+    record = db.session.scalar(select(IdempotencyRecord).where(IdempotencyRecord.lookup == pending.lookup))
+    return None if record is None else _replay(record, pending)

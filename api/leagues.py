@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, json, request
+from flask import Response, g, json, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from sqlalchemy import func, select
 
+from api.body import Blueprint
 from api.docs import keyed_write, open_write
 from api.errors import TYPE_BASE, Problem, flatten_messages, invalid, not_found
 from api.games import game_dict
@@ -75,7 +75,6 @@ class Leagues(MethodView):
             db.session.flush()
             _add_members(league, data["members"], "members")
             _, key = ApiKey.issue(league_id=league.id)
-            db.session.commit()
             return {**league_dict(league), "key": key}, 201, {"Location": f"/api/v1/leagues/{league.id}"}
 
     @blp.arguments(PageArgsSchema(), location="query")
@@ -89,7 +88,7 @@ class Leagues(MethodView):
         return {"items": [league_dict(lg) for lg in leagues], "total": total, "page": page, "per_page": per_page}
 
 
-@blp.route("/<int(max=2147483647):league_id>")
+@blp.route("/<id:league_id>")
 class LeagueById(MethodView):
     @blp.response(200, LeagueSchema)
     def get(self, league_id: int) -> dict[str, Any]:
@@ -97,19 +96,18 @@ class LeagueById(MethodView):
         return league_dict(load_league(league_id))
 
 
-@blp.route("/<int(max=2147483647):league_id>/key", methods=["POST"])
+@blp.route("/<id:league_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
 @keyed_write(blp, conflict=False)
 def rotate_league_key(league_id: int) -> dict[str, Any]:
     """Rotate the league's key: the old key stops working at once"""
     with write_transaction():
         load_league(league_id)
-        key = rotate_key(league_id=league_id)
-        db.session.commit()
+        key = rotate_key(league_id=league_id, by=g.credential.id)
         return {"key": key}
 
 
-@blp.route("/<int(max=2147483647):league_id>/members", methods=["POST"])
+@blp.route("/<id:league_id>/members", methods=["POST"])
 @blp.arguments(MembersInSchema())
 @blp.response(200, LeagueSchema)
 @keyed_write(blp, conflict=False)
@@ -118,11 +116,10 @@ def add_members(data: dict[str, Any], league_id: int) -> dict[str, Any]:
     with write_transaction():
         league = load_league(league_id)
         _add_members(league, data["players"], "players")
-        db.session.commit()
         return league_dict(league)
 
 
-@blp.route("/<int(max=2147483647):league_id>/standings", methods=["GET"])
+@blp.route("/<id:league_id>/standings", methods=["GET"])
 @blp.arguments(StandingsArgsSchema(), location="query")
 @blp.response(200, StandingsSchema)
 def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
@@ -132,7 +129,7 @@ def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"league_id": league_id, "sort": args["sort"], "order": args["order"], "items": rows}
 
 
-@blp.route("/<int(max=2147483647):league_id>/head-to-head", methods=["GET"])
+@blp.route("/<id:league_id>/head-to-head", methods=["GET"])
 @blp.arguments(HeadToHeadArgsSchema(), location="query")
 @blp.response(200, HeadToHeadSchema)
 def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
@@ -148,7 +145,7 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"league_id": league_id, "games": games, "items": rows}
 
 
-@blp.route("/<int(max=2147483647):league_id>/games", methods=["GET"])
+@blp.route("/<id:league_id>/games", methods=["GET"])
 @blp.arguments(HistoryArgsSchema(), location="query")
 @blp.response(200, GameHistorySchema)
 def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
@@ -158,7 +155,7 @@ def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"items": [game_dict(g) for g in games], "next_cursor": cursor}
 
 
-@blp.route("/<int(max=2147483647):league_id>/export", methods=["GET"])
+@blp.route("/<id:league_id>/export", methods=["GET"])
 @blp.alt_response(200, schema={"type": "object"}, description="The whole league as JSON", success=True)
 def export_league_json(league_id: int) -> Response:
     """Export the whole league as JSON (every game, hand, seating, card and ruling)"""
@@ -166,7 +163,7 @@ def export_league_json(league_id: int) -> Response:
     return Response(json.dumps(doc, ensure_ascii=False), mimetype="application/json")
 
 
-@blp.route("/<int(max=2147483647):league_id>/export.csv", methods=["GET"])
+@blp.route("/<id:league_id>/export.csv", methods=["GET"])
 @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
                   description="One row per hand: roles, outcome, points, running scores")
 def export_league_csv(league_id: int) -> Response:
@@ -182,7 +179,7 @@ def export_league_csv(league_id: int) -> Response:
 @open_write(blp)
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing)"""
-    body = request.get_json(silent=True)
+    body = request.get_json(force=True)  # a number out of range is a 422 naming it (api.body)
     if body is None:
         raise Problem(400, "the request body is not valid JSON", type="https://ginref.org/problems/malformed-json")
     try:
@@ -198,6 +195,6 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
             db.session.rollback()
             raise invalid(err.field, err.message) from None
         _, key = ApiKey.issue(league_id=league.id)
-        db.session.commit()
+        db.session.flush()
         body = LeagueCreatedSchema().dump({**league_dict(league), "key": key})
         return body, 201, {"Location": f"/api/v1/leagues/{league.id}"}

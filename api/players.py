@@ -3,9 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from sqlalchemy import func, select
 
+from api.body import Blueprint
 from api.docs import open_write
 from api.errors import not_found
 from api.games import game_dict
@@ -27,7 +27,7 @@ class Players(MethodView):
         """Create a player"""
         player = Player(name=data["name"])
         db.session.add(player)
-        db.session.commit()
+        db.session.flush()
         return player, 201, {"Location": f"/api/v1/players/{player.id}"}
 
     @blp.arguments(PageArgsSchema(), location="query")
@@ -41,7 +41,7 @@ class Players(MethodView):
         return {"items": items, "total": total, "page": page, "per_page": per_page}
 
 
-@blp.route("/<int(max=2147483647):player_id>")
+@blp.route("/<id:player_id>")
 class PlayerById(MethodView):
     @blp.response(200, PlayerSchema)
     def get(self, player_id: int) -> Player:
@@ -52,7 +52,7 @@ class PlayerById(MethodView):
         return player
 
 
-@blp.route("/<int(max=2147483647):player_id>/games", methods=["GET"])
+@blp.route("/<id:player_id>/games", methods=["GET"])
 @blp.arguments(HistoryArgsSchema(), location="query")
 @blp.response(200, GameHistorySchema)
 def list_player_games(args: dict[str, Any], player_id: int) -> dict[str, Any]:

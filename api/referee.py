@@ -2,8 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
-
+from api.body import Blueprint
 from api.judging import judge_cards
 from referee import Rules, judge_knock
 from schemas.referee import KnockInSchema, RefereeHandInSchema

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, UniqueConstraint, bindparam, select, update
+from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db
@@ -54,6 +54,7 @@ class ApiKey(db.Model):  # type: ignore[name-defined,misc]
 class KeyRow:
     """What a key may write to, and whether it still may."""
 
+    id: int
     key_hash: str
     league_id: int | None
     game_id: int | None
@@ -74,40 +75,49 @@ def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, Key
         return None
     values = row._mapping
     key = None if values["key_key_hash"] is None else KeyRow(
-        values["key_key_hash"], values["key_league_id"], values["key_game_id"], values["key_revoked_at"])
+        values["key_id"], values["key_key_hash"], values["key_league_id"], values["key_game_id"],
+        values["key_revoked_at"])
     return GameRow.of(values), key
 
 
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
-    """The first response to a write sent with an ``Idempotency-Key``."""
+    """The response to a write sent with an ``Idempotency-Key``, stored in
+    the write's own transaction. Nothing in it gives the key away: the row is
+    found by a hash of (credential, method, path, key), and the body (which
+    may hold a new key) is encrypted under a secret derived from the
+    ``Idempotency-Key``, which is never stored."""
 
     __tablename__ = "idempotency_record"
-    __table_args__ = (UniqueConstraint("scope", "method", "path", "key"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    scope: Mapped[str] = mapped_column(String(80))  # the credential's hash, or the client address
-    method: Mapped[str] = mapped_column(String(10))
-    path: Mapped[str] = mapped_column(String(300))
-    key: Mapped[str] = mapped_column(String(255))
+    lookup: Mapped[str] = mapped_column(String(64), unique=True)
     body_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None while in progress
-    headers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    body: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    status: Mapped[int] = mapped_column(Integer)
+    headers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    body: Mapped[bytes] = mapped_column(LargeBinary)  # nonce + AES-GCM ciphertext
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now, index=True)
 
 
-def rotate_key(*, league_id: int | None = None, game_id: int | None = None) -> str:
-    """Revoke every key of the league (or game) and issue a new one."""
+class StaleKey(Exception):
+    """The key presented for a rotation was revoked by another rotation meanwhile."""
+
+
+def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: int | None = None) -> str:
+    """Revoke every key of the league (or game) and issue a new one. ``by``:
+    the id of the key presenting the rotation, which must be among those
+    revoked here: two concurrent rotations with one key leave one new key."""
     now = _now()
     query = update(ApiKey).where(ApiKey.revoked_at.is_(None))
     query = query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(
         ApiKey.game_id == game_id)
-    db.session.execute(query.values(revoked_at=now))
+    revoked = set(db.session.scalars(query.values(revoked_at=now).returning(ApiKey.id)))
+    if by is not None and by not in revoked:
+        raise StaleKey(by)
     return ApiKey.issue(league_id=league_id, game_id=game_id)[1]
 
 
 _KEYS = ApiKey.__table__
-_KEY_COLUMNS = (_KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at)
+_KEY_COLUMNS = (_KEYS.c.id, _KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at)
 _FIND_KEY = select(*_KEY_COLUMNS).where(_KEYS.c.key_hash == bindparam("key_hash"))
 _GAMES = Game.__table__
 _LOCK_GAME_WITH_KEY = (

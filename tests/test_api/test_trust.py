@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from models import IdempotencyRecord, db
+from models import ApiKey, Game, IdempotencyRecord, Player, db
+from referee import Rules
 from tests.test_api.conftest import BACKENDS, _engine_options
 
 COUNTS = {"knocker": "box", "knocker_deadwood_count": 3, "defender_deadwood_count": 20}
@@ -43,6 +45,11 @@ def api(trust_app: Flask) -> Iterator[FlaskClient]:
         db.session.commit()
 
 
+def key() -> str:
+    """A fresh Idempotency-Key, as a client makes one."""
+    return uuid.uuid4().hex
+
+
 def new_game(api: FlaskClient) -> tuple[int, dict[str, str], str]:
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
     r = api.post("/api/v1/games", json={"players": ids, "roles": {"box": ids[0], "captain": ids[1],
@@ -52,7 +59,7 @@ def new_game(api: FlaskClient) -> tuple[int, dict[str, str], str]:
 
 def test_a_retry_with_the_same_key_and_body_replays_the_first_response(api: FlaskClient) -> None:
     game, auth, etag = new_game(api)
-    headers = {**auth, "If-Match": etag, "Idempotency-Key": "hand-1"}
+    headers = {**auth, "If-Match": etag, "Idempotency-Key": key()}
     first = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
     again = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
     assert first.status_code == again.status_code == 201  # replayed before the (now stale) If-Match check
@@ -65,7 +72,7 @@ def test_a_retry_with_the_same_key_and_body_replays_the_first_response(api: Flas
 
 def test_the_same_key_with_another_body_is_a_422(api: FlaskClient) -> None:
     game, auth, etag = new_game(api)
-    headers = {**auth, "If-Match": etag, "Idempotency-Key": "k"}
+    headers = {**auth, "If-Match": etag, "Idempotency-Key": key()}
     assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers).status_code == 201
     other = api.post(f"/api/v1/games/{game}/hands", json={**COUNTS, "knocker_deadwood_count": 4}, headers=headers)
     assert other.status_code == 422 and other.content_type == "application/problem+json"
@@ -73,39 +80,21 @@ def test_the_same_key_with_another_body_is_a_422(api: FlaskClient) -> None:
     assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
 
 
-def test_a_duplicate_while_the_first_is_in_progress_is_a_409(api: FlaskClient, trust_app: Flask) -> None:
-    game, auth, etag = new_game(api)
-    body = api.post  # the in-flight first request is simulated by its in-progress record
-    import hashlib
-    import json as _json
-
-    from models.security import hash_key
-    raw = _json.dumps(COUNTS).encode()
-    with trust_app.app_context():
-        db.session.add(IdempotencyRecord(scope="key:" + hash_key(auth["Authorization"][7:])[:40], method="POST",
-                                         path=f"/api/v1/games/{game}/hands", key="busy",
-                                         body_hash=hashlib.sha256(raw).hexdigest()))
-        db.session.commit()
-    r = body(f"/api/v1/games/{game}/hands", data=raw, content_type="application/json",
-             headers={**auth, "If-Match": etag, "Idempotency-Key": "busy"})
-    assert r.status_code == 409
-    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 0
-
-
 def test_keys_are_scoped_by_credential_method_and_path(api: FlaskClient) -> None:
     game, auth, etag = new_game(api)
     game2, auth2, etag2 = new_game(api)
+    same = key()
     a = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag,
-                                                                       "Idempotency-Key": "same"})
+                                                                       "Idempotency-Key": same})
     b = api.post(f"/api/v1/games/{game2}/hands", json=COUNTS, headers={**auth2, "If-Match": etag2,
-                                                                        "Idempotency-Key": "same"})
+                                                                        "Idempotency-Key": same})
     assert a.status_code == b.status_code == 201
     assert "Idempotent-Replayed" not in b.headers
 
 
 def test_a_replayed_error_is_the_same_error(api: FlaskClient) -> None:
     game, auth, _ = new_game(api)
-    headers = {**auth, "If-Match": '"stale"', "Idempotency-Key": "e"}
+    headers = {**auth, "If-Match": '"stale"', "Idempotency-Key": key()}
     first = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
     again = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
     assert first.status_code == again.status_code == 412
@@ -143,14 +132,45 @@ def limited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def test_writes_are_rate_limited_per_key_with_retry_after(limited: FlaskClient) -> None:
-    ids = [limited.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    ids = [limited.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob")]
+    game = limited.post("/api/v1/games", json={"players": [*ids, ids[0]], "roles": {}})  # refused: still counted
+    assert game.status_code == 422
     blocked = limited.post("/api/v1/players", json={"name": "Dee"})  # the 4th write from this address
     assert blocked.status_code == 429 and blocked.content_type == "application/problem+json"
     assert int(blocked.headers["Retry-After"]) > 0
     assert limited.get(f"/api/v1/players/{ids[0]}").status_code == 200  # reads are not limited
-    # a key has its own budget, apart from the address
-    headers = {"Authorization": "Bearer grk_someone_elses_key_xxxxxxxxxxxxx"}
-    assert limited.post("/api/v1/players", json={"name": "Eve"}, headers=headers).status_code == 201
+
+
+def test_made_up_keys_share_their_address_budget_and_valid_keys_have_their_own(limited: FlaskClient) -> None:
+    ids = [limited.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob")]
+    game = limited.post("/api/v1/games", json={"players": [*ids, ids[0] + 99], "roles": {
+        "box": ids[0], "captain": ids[1], "sitter": ids[0] + 99}})
+    assert game.status_code == 422  # the third write from this address
+    for n in range(30):  # a fresh made-up bearer each time gets no budget of its own
+        r = limited.post("/api/v1/players", json={"name": "Eve"}, headers={"Authorization": f"Bearer junk{n}"})
+        assert r.status_code == 429, n
+        r = limited.patch("/api/v1/games/1", json={"rules": {}}, headers={"Authorization": f"Bearer junk{n}"})
+        assert r.status_code == 429, n
+    with limited.application.app_context():
+        assert db.session.query(Player).count() == 2
+
+
+def test_a_valid_key_has_a_budget_apart_from_its_address(limited: FlaskClient) -> None:
+    ids = [limited.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob")]
+    ids.append(limited.post("/api/v1/players", json={"name": "Cy"}).get_json()["id"])
+    assert limited.post("/api/v1/players", json={"name": "Dee"}).status_code == 429
+    with limited.application.app_context():
+        game = Game(players=ids, rules=Rules().as_dict(), first_box=ids[0], first_captain=ids[1],
+                    first_sitter=ids[2], scores={}, version=1)
+        db.session.add(game)
+        db.session.flush()
+        _, game_key = ApiKey.issue(game_id=game.id)
+        db.session.commit()
+        game_id = game.id
+    auth = {"Authorization": f"Bearer {game_key}"}
+    for _ in range(3):
+        assert limited.patch(f"/api/v1/games/{game_id}", json={"rules": {}}, headers=auth).status_code == 200
+    assert limited.patch(f"/api/v1/games/{game_id}", json={"rules": {}}, headers=auth).status_code == 429
 
 
 def test_a_failed_limit_store_keeps_writes_going_with_limits_in_memory(
@@ -229,3 +249,196 @@ def test_operator_commands_issue_keys_for_leagues_and_games_made_before_keys(
     new = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
                    headers={"Authorization": f"Bearer {new_key}", "If-Match": hand.headers["ETag"]})
     assert new.status_code == 201
+
+
+# --- no secret at rest, replays only to the credential that made the write ---
+
+def all_stored_bytes(app: Flask) -> bytes:
+    """Every value in every table, as bytes: where a leaked secret would show."""
+    out = []
+    with app.app_context():
+        for table in db.metadata.sorted_tables:
+            for row in db.session.execute(table.select()):
+                out.extend(v if isinstance(v, bytes) else str(v).encode() for v in row)
+    return b"\n".join(out)
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games", "/api/v1/leagues"])
+def test_a_key_handed_out_under_an_idempotency_key_is_stored_nowhere_in_plaintext(
+        api: FlaskClient, trust_app: Flask, path: str) -> None:
+    ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    body = ({"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}}
+            if path.endswith("games") else {"name": "Club", "members": ids})
+    idem = key()
+    first = api.post(path, json=body, headers={"Idempotency-Key": idem})
+    assert first.status_code == 201
+    secret = first.get_json()["key"]
+    stored = all_stored_bytes(trust_app)
+    assert secret.encode() not in stored and idem.encode() not in stored
+    again = api.post(path, json=body, headers={"Idempotency-Key": idem})
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    other = api.post(path, json=body, headers={"Idempotency-Key": key()})  # same body, another key: a new write
+    assert other.status_code == 201 and other.get_json()["key"] != secret
+
+
+@pytest.mark.parametrize("idem", ["abc", "hand-1", "a" * 40, "0123456" * 3, "x" * 256, "ключ-0123456789abcdef",
+                                  "0123456789 abcdef", "0123456789\tabcdef"])
+def test_an_idempotency_key_that_is_short_or_not_random_is_a_422_and_writes_nothing(
+        api: FlaskClient, trust_app: Flask, idem: str) -> None:
+    game, auth, etag = new_game(api)
+    r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
+                 headers={**auth, "If-Match": etag, "Idempotency-Key": idem})
+    assert r.status_code == 422 and r.content_type == "application/problem+json"
+    assert list(r.get_json()["errors"]) == ["Idempotency-Key"]
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 0
+    with trust_app.app_context():
+        assert db.session.query(IdempotencyRecord).count() == 0
+
+
+def test_a_retry_with_another_games_key_is_refused_not_replayed(api: FlaskClient) -> None:
+    game, auth, etag = new_game(api)
+    _, other_auth, _ = new_game(api)
+    idem = key()
+    assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
+                    headers={**auth, "If-Match": etag, "Idempotency-Key": idem}).status_code == 201
+    r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
+                 headers={**other_auth, "If-Match": etag, "Idempotency-Key": idem})
+    assert r.status_code == 403 and "Idempotent-Replayed" not in r.headers
+
+
+def test_a_response_is_not_replayed_to_a_key_rotated_away_since(api: FlaskClient) -> None:
+    game, auth, etag = new_game(api)
+    idem = key()
+    assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
+                    headers={**auth, "If-Match": etag, "Idempotency-Key": idem}).status_code == 201
+    assert api.post(f"/api/v1/games/{game}/key", headers=auth).status_code == 201
+    r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
+                 headers={**auth, "If-Match": etag, "Idempotency-Key": idem})
+    assert r.status_code == 401 and "Idempotent-Replayed" not in r.headers
+
+
+def test_the_retry_of_a_rotation_gets_its_new_key_and_nothing_else_works_with_the_old(api: FlaskClient) -> None:
+    game, auth, _ = new_game(api)
+    idem = key()
+    first = api.post(f"/api/v1/games/{game}/key", headers={**auth, "Idempotency-Key": idem})
+    assert first.status_code == 201
+    again = api.post(f"/api/v1/games/{game}/key", headers={**auth, "Idempotency-Key": idem})
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert api.post(f"/api/v1/games/{game}/key", headers={**auth, "Idempotency-Key": key()}).status_code == 401
+    assert api.post(f"/api/v1/games/{game}/key", headers=auth).status_code == 401
+    new_auth = {"Authorization": f"Bearer {first.get_json()['key']}"}
+    assert api.patch(f"/api/v1/games/{game}", json={"rules": {}}, headers=new_auth).status_code == 200
+
+
+def test_unauthenticated_writes_store_nothing_whatever_they_send(api: FlaskClient, trust_app: Flask) -> None:
+    game, _, etag = new_game(api)
+    before = all_stored_bytes(trust_app)
+    for n in range(20):
+        headers = {"Authorization": f"Bearer grk_made_up_{n:04d}_xxxxxxxxxxxxxxxx", "If-Match": etag,
+                   "Idempotency-Key": key()}
+        assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers).status_code == 401
+        assert api.post(f"/api/v1/games/{game}/key", headers=headers).status_code == 401
+    assert all_stored_bytes(trust_app) == before
+
+
+def test_a_refused_write_stores_no_response_and_its_retry_runs_again(api: FlaskClient, trust_app: Flask) -> None:
+    game, auth, etag = new_game(api)
+    idem = key()
+    stale = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
+                     headers={**auth, "If-Match": '"g0v0"', "Idempotency-Key": idem})
+    assert stale.status_code == 412
+    with trust_app.app_context():
+        assert db.session.query(IdempotencyRecord).count() == 0
+    fixed = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag,
+                                                                          "Idempotency-Key": idem})
+    assert fixed.status_code == 201 and "Idempotent-Replayed" not in fixed.headers
+
+
+# --- the record commits with its write, and a failed commit is answered with the truth ---
+
+def _failing_commit(monkeypatch: pytest.MonkeyPatch, *, after: bool) -> list[int]:
+    """The next commit raises as a dropped connection would: ``after`` the
+    database committed (the acknowledgement lost), or before it did."""
+    from sqlalchemy.exc import OperationalError
+
+    real = type(db.session()).commit
+    calls: list[int] = []
+
+    def commit(self: Any) -> None:
+        if not calls:
+            calls.append(1)
+            if after:
+                real(self)
+            else:
+                self.rollback()
+            raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+        real(self)
+
+    monkeypatch.setattr(type(db.session()), "commit", commit)
+    return calls
+
+
+@pytest.mark.parametrize("after", [True, False], ids=["committed", "lost"])
+def test_a_write_whose_commit_fails_is_answered_with_the_truth_and_its_retry_writes_once(
+        api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch, after: bool) -> None:
+    game, auth, etag = new_game(api)
+    headers = {**auth, "If-Match": etag, "Idempotency-Key": key()}
+    with trust_app.app_context():
+        calls = _failing_commit(monkeypatch, after=after)
+        r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    assert calls == [1]
+    if after:  # it is in the log: the answer is its 201, as stored with it
+        assert r.status_code == 201 and r.get_json()["number"] == 1
+    else:
+        assert r.status_code == 503 and r.content_type == "application/problem+json"
+        assert int(r.headers["Retry-After"]) >= 1
+        assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 0
+    retry = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    assert retry.status_code == 201 and retry.get_json()["number"] == 1
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
+    with trust_app.app_context():
+        assert db.session.query(IdempotencyRecord).count() == 1
+
+
+def test_a_failed_commit_of_a_player_is_a_503_and_the_retry_creates_one(
+        api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    headers = {"Idempotency-Key": key()}
+    with trust_app.app_context():
+        _failing_commit(monkeypatch, after=False)
+        assert api.post("/api/v1/players", json={"name": "Ann"}, headers=headers).status_code == 503
+    assert api.post("/api/v1/players", json={"name": "Ann"}, headers=headers).status_code == 201
+    assert api.post("/api/v1/players", json={"name": "Ann"}, headers=headers).headers["Idempotent-Replayed"]
+    with trust_app.app_context():
+        assert db.session.query(Player).count() == 1
+
+
+# --- concurrent rotations leave exactly one key ---
+
+def test_concurrent_rotations_with_one_key_leave_exactly_one_valid_key(api: FlaskClient, trust_app: Flask) -> None:
+    import threading
+
+    ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/api/v1/leagues", json={"name": "Club", "members": ids}).get_json()
+    game, game_auth, _ = new_game(api)
+    for path, auth in ((f"/api/v1/leagues/{league['id']}/key", {"Authorization": f"Bearer {league['key']}"}),
+                       (f"/api/v1/games/{game}/key", game_auth)):
+        barrier = threading.Barrier(6)
+        answers: list[Any] = []
+
+        def rotate(path: str = path, auth: dict[str, str] = auth, barrier: threading.Barrier = barrier,
+                   answers: list[Any] = answers) -> None:
+            client = trust_app.test_client()
+            barrier.wait()
+            answers.append(client.post(path, headers=auth))
+
+        threads = [threading.Thread(target=rotate) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert sorted(r.status_code for r in answers) == [201] + [401] * 5
+        with trust_app.app_context():
+            scope = (ApiKey.league_id == league["id"]) if "leagues" in path else (ApiKey.game_id == game)
+            assert db.session.query(ApiKey).filter(scope, ApiKey.revoked_at.is_(None)).count() == 1

@@ -1,0 +1,184 @@
+"""Request bodies and paths, bounded before anything reads them.
+
+- A body is refused (413) past its limit whatever its framing: with a
+  ``Content-Length`` werkzeug refuses it; a chunked body (no length) is read
+  here up to one byte past the limit, never truncated to it.
+- JSON is parsed with bounded numbers: an integer of more than
+  ``MAX_DIGITS`` digits, or a number that is not finite, is a 422 naming its
+  JSON path (Python's own limit would be a ``ValueError`` deep in a parser).
+- Path ids are canonical ASCII decimals (``/games/46``): ``/games/0046`` and
+  ``/games/٤٦`` name nothing (404).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from typing import Any
+
+import flask_smorest
+from flask import Flask, request
+from flask.json.provider import DefaultJSONProvider
+from flask.wrappers import Request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import BaseConverter, ValidationError
+
+from api.errors import Problem, handle_problem, invalid
+
+MAX_DIGITS = 30
+MAX_ID = 2147483647
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class NumberOutOfRange(ValueError):
+    """A JSON number this API does not read; ``path`` is where it stands."""
+
+    def __init__(self, path: str, text: str) -> None:
+        super().__init__(text)
+        self.path = path
+        self.text = text
+
+
+class _Huge:
+    """Marks a number too large to read, until its path is found."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _find(value: Any, path: str) -> tuple[str, _Huge] | None:
+    if isinstance(value, _Huge):
+        return path or "body", value
+    if isinstance(value, dict):
+        items: Any = ((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    for inner_path, inner in items:
+        found = _find(inner, inner_path)
+        if found is not None:
+            return found
+    return None
+
+
+def loads(data: str | bytes) -> Any:
+    """``json.loads`` with bounded numbers (see :class:`NumberOutOfRange`)."""
+    huge: list[_Huge] = []
+
+    def parse_int(text: str) -> int | _Huge:
+        if len(text) - (text[0] == "-") <= MAX_DIGITS:
+            return int(text)
+        huge.append(_Huge(text))
+        return huge[-1]
+
+    def parse_float(text: str) -> float | _Huge:
+        value = float(text)
+        if math.isfinite(value):
+            return value
+        huge.append(_Huge(text))
+        return huge[-1]
+
+    def parse_constant(text: str) -> _Huge:
+        huge.append(_Huge(text))
+        return huge[-1]
+
+    value = json.loads(data, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant)
+    if huge:
+        path, number = _find(value, "") or ("body", huge[0])
+        raise NumberOutOfRange(path, number.text)
+    return value
+
+
+class BoundedJSONProvider(DefaultJSONProvider):
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return loads(s)
+
+
+class ApiRequest(Request):
+    def on_json_loading_failed(self, e: ValueError | None) -> Any:
+        if isinstance(e, NumberOutOfRange):
+            raise e
+        return super().on_json_loading_failed(e)
+
+
+class BoundedParser(FlaskParser):
+    """webargs' Flask parser reading JSON bodies with bounded numbers."""
+
+    def _raw_load_json(self, req: Request) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        data = req.get_data(cache=True)
+        if not data:
+            return core.missing
+        return loads(data)
+
+
+def out_of_range(error: NumberOutOfRange) -> Problem:
+    shown = error.text if len(error.text) <= 40 else f"{error.text[:20]}...({len(error.text)} characters)"
+    return invalid(error.path, f"the number {shown} is out of range: integers have at most {MAX_DIGITS} "
+                               "digits, and numbers must be finite")
+
+
+class IdConverter(BaseConverter):
+    """A resource id in a path: ASCII digits, no leading zero, 1 to 2**31-1."""
+
+    regex = r"[1-9][0-9]{0,9}"
+    part_isolating = True
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number > MAX_ID:
+            raise ValidationError()
+        return number
+
+    def to_url(self, value: Any) -> str:
+        return str(int(value))
+
+
+def id_schema(_converter: IdConverter) -> dict[str, Any]:
+    return {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+
+
+def read_chunked_body() -> None:
+    """before_request, first of all: a body without a Content-Length is read
+    here, at most one byte past the request's limit; over it is a 413."""
+    environ = request.environ
+    if request.method not in WRITE_METHODS or environ.get("CONTENT_LENGTH"):
+        return
+    if "wsgi.input_terminated" not in environ:
+        return  # werkzeug reads no body it cannot delimit
+    limit = request.max_content_length
+    stream = environ["wsgi.input"]
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = stream.read(65536 if limit is None else min(65536, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if limit is not None and size > limit:
+            raise RequestEntityTooLarge()
+    data = b"".join(chunks)
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
+    request.__dict__.pop("stream", None)  # werkzeug caches the stream it wrapped
+
+
+def init_bodies(app: Flask) -> None:
+    app.json = BoundedJSONProvider(app)
+    app.register_error_handler(NumberOutOfRange, lambda error: handle_problem(out_of_range(error)))
+    app.request_class = ApiRequest
+    app.url_map.converters["id"] = IdConverter
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+    """flask-smorest's Blueprint, parsing JSON bodies with bounded numbers."""
+
+    ARGUMENTS_PARSER = BoundedParser()
