@@ -30,7 +30,7 @@ def keyed_write(blp: Blueprint, *, if_match: str | None = None, conflict: bool =
     def decorate(func: F) -> F:
         documented = func
         for status, response in ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (404, "NOT_FOUND"),
-                                 (429, "TOO_MANY_REQUESTS")):
+                                 (422, "UNPROCESSABLE_ENTITY"), (429, "TOO_MANY_REQUESTS")):
             documented = blp.alt_response(status, response=response)(documented)
         if conflict:
             documented = blp.alt_response(409, response="CONFLICT")(documented)
