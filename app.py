@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import click
+import swagger_ui_bundle
 from flask import Flask, Response, g, request, send_from_directory
 from flask.cli import AppGroup
-from flask_migrate import Migrate
+from flask_migrate import Migrate, upgrade
 from flask_smorest import Api
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api import idempotency, register_blueprints
@@ -32,6 +34,7 @@ from api.guards import init_guards
 from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import write_transaction, writing
+from models.security import rotate_key
 
 log = logging.getLogger(__name__)
 
@@ -177,8 +180,6 @@ def init_request_limits(app: Flask) -> None:
 
 def init_docs(app: Flask) -> None:
     """Swagger UI served from the installed bundle: works offline."""
-    import swagger_ui_bundle
-
     @app.route("/docs/static/<path:filename>")
     def swagger_static(filename: str) -> Any:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
@@ -195,8 +196,6 @@ def init_commands(app: Flask) -> None:
     @app.cli.command("init-db")
     def init_db() -> None:
         """Create or upgrade the database schema (run once before serving)."""
-        from flask_migrate import upgrade
-
         upgrade(directory=migrate.directory)
         click.echo(f"database ready: {db.engine.url.render_as_string(hide_password=True)}")
 
@@ -207,8 +206,6 @@ def init_commands(app: Flask) -> None:
     @click.option("--game", "game_id", type=int, help="Game id (a game outside any league)")
     def issue_key(league_id: int | None, game_id: int | None) -> None:
         """Issue a new key for one league or game, revoking its old keys."""
-        from models.security import rotate_key
-
         if (league_id is None) == (game_id is None):
             raise click.UsageError("give --league or --game")
         if league_id is not None and db.session.get(League, league_id) is None:
@@ -225,8 +222,6 @@ def init_commands(app: Flask) -> None:
     @keys.command("backfill")
     def backfill_keys() -> None:
         """Issue keys for every league and league-less game that has none; prints them once."""
-        from sqlalchemy import select
-
         with write_transaction():  # all the keys or none
             with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None))
             issued = [f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}"

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, json
 from marshmallow import INCLUDE, Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from referee import IllegalKnockError, RefereeError
+from referee import GameStateError, IllegalKnockError, RefereeError
 from schemas.rulings import arrangement_dict
 
 PROBLEM_JSON = "application/problem+json"
@@ -89,7 +90,6 @@ def problem_response(status: int, detail: str | None = None, *, title: str | Non
 
 
 def _phrase(status: int) -> str:
-    from http import HTTPStatus
     try:
         return HTTPStatus(status).phrase
     except ValueError:
@@ -160,6 +160,9 @@ def handle_problem(problem: Problem) -> Response:
 
 
 def handle_referee_error(error: RefereeError) -> Response:
+    if isinstance(error, GameStateError):  # the game's state forbids it: a conflict, not bad content
+        return problem_response(409, f"{error.message} ({error.rule})", type=TYPE_BASE + "conflict",
+                                rule=error.rule, hands=error.evidence.get("hands"))
     field = error.field or "body"
     members: dict[str, Any] = {"errors": {field: [error.message]}}
     rule = error.rule if error.rule.startswith("R") else None

@@ -1,19 +1,19 @@
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import g
 from flask.views import MethodView
 from sqlalchemy import func, select
 
+import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, invalid, not_found
-from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
+from models import Game, League, LeagueMember, Player, db
 from models.game import GameRow
 from models.security import rotate_key
-from referee import CutError, Roles, Rules, replay, roles_from_cut
+from referee import CutError, Roles, Rules, roles_from_cut
 from schemas.games import (
     GameCreatedSchema,
     GameInSchema,
@@ -100,23 +100,15 @@ class Games(MethodView):
 
         In a league it needs the league's key. Outside a league it needs none
         and returns the game's own key, once: keep it to record hands."""
-        with write_transaction():
-            roles = _seat(data)
-            rules = Rules.from_options(data.get("rules"))
-            league_id = _league_of(data)
-            game = Game(players=data["players"], rules=rules.as_dict(), league_id=league_id,
-                        played_at=data.get("played_at") or datetime.now(UTC),
-                        cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
-                        first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter,
-                        version=0)
-            db.session.add(game)
-            game.apply(replay(rules, roles, []), history=False)
-            db.session.flush()
-            key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
-            body = game_dict(game)
-            if key is not None:
-                body["key"] = key
-            return body, 201, {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
+        roles = _seat(data)
+        rules = Rules.from_options(data.get("rules"))
+        game, key = services.start_game(
+            data["players"], roles, rules, league_id=_league_of(data), played_at=data.get("played_at"),
+            cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()})
+        body = game_dict(game)
+        if key is not None:
+            body["key"] = key
+        return body, 201, {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)
@@ -144,15 +136,11 @@ class GameById(MethodView):
     @keyed_write(blp, if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Change the rule options, only before the first hand"""
-        with write_transaction():
-            game = load_game(game_id, lock=True)
-            if game.hands_played:
-                raise conflict("the rules can change only before the first hand")
-            rules = Rules.from_options({**game.rules, **data["rules"]})
-            game.rules = rules.as_dict()
-            game.apply(replay(rules, game.first_roles, []), history=False)
-            db.session.flush()
-            return game_dict(game), {"ETag": game.etag}
+        game = load_game(game_id, lock=True)
+        if game.hands_played:
+            raise conflict("the rules can change only before the first hand")
+        services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
+        return game_dict(game), {"ETag": game.etag}
 
 
 @blp.route("/<id:game_id>/key", methods=["POST"])
@@ -160,9 +148,7 @@ class GameById(MethodView):
 @keyed_write(blp)
 def rotate_game_key(game_id: int) -> dict[str, Any]:
     """Rotate the key of a game outside any league: the old key stops working at once"""
-    with write_transaction():
-        game = load_game(game_id, lock=True)
-        if game.league_id is not None:
-            raise conflict("a game in a league is written with the league's key; rotate that one")
-        key = rotate_key(game_id=game.id, by=g.credential.id)
-        return {"key": key}
+    game = load_game(game_id, lock=True)
+    if game.league_id is not None:
+        raise conflict("a game in a league is written with the league's key; rotate that one")
+    return {"key": rotate_key(game_id=game.id, by=g.credential.id)}

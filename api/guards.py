@@ -28,10 +28,12 @@ from sqlalchemy import select
 from api import idempotency
 from api.body import WRITE_METHODS
 from api.errors import Problem, handle_problem, not_found
+from api.games import game_dict
 from api.limits import count_write
 from models import League, db
 from models.game import GameRow, GameView
 from models.security import KeyRow, StaleKey, find_key, hash_key, lock_game_with_key
+from schemas.games import GameSchema
 
 AUTH_TYPE = "https://ginref.org/problems/unauthorized"
 ROTATIONS = {"games.rotate_game_key", "leagues.rotate_league_key"}
@@ -133,9 +135,6 @@ def _resolve(access: Access) -> None:
 
 
 def _check_if_match(game: GameView) -> None:
-    from api.games import game_dict
-    from schemas.games import GameSchema
-
     given = request.headers.get("If-Match")
     current = game.etag
     if not given:

@@ -1,19 +1,18 @@
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import g
 from flask.views import MethodView
 
+import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
 from api.judging import judge_input
-from models import Game, Hand, db, write_transaction
-from models.game import GameRow, HandRow, StaleGame, record_hand
-from referee import GameState, GameStateError, HandRecord, replay
+from models import Game, Hand, db
+from models.game import GameRow, HandRow, StaleGame
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands",
@@ -28,13 +27,6 @@ def hand_dict(hand: Hand | HandRow, game: Game | GameRow) -> dict[str, Any]:
             "ruling": hand.ruling, "input": hand.input, "discard": hand.input.get("knocker_hand", {}).get("discard"),
             "scores": hand.scores_after, "roles": game.roles, "status": game.status, "winner": game.winner,
             "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
-
-
-def _replay(game: Game, records: list[HandRecord]) -> GameState:
-    try:
-        return replay(game.rule_options, game.first_roles, records)
-    except GameStateError as err:
-        raise conflict(err.message, rule="R26", hands=err.evidence.get("hands")) from None
 
 
 def _find(game: Game, number: int) -> Hand | None:
@@ -54,19 +46,16 @@ class Hands(MethodView):
     @keyed_write(blp, if_match="required")
     def post(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
-        with write_transaction():
-            game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
-            if game.status == "finished":
-                raise conflict(f"the game is over: player {game.winner} has won (R20)", rule="R20")
-            judged = judge_input(data, game.rule_options)
-            try:
-                game, hand = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling,
-                                         judged.mode)
-            except StaleGame:  # never expected under the row lock; if it were, nothing is written
-                db.session.rollback()
-                raise conflict("the game changed while this hand was being recorded: read it again") from None
-            return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
-                                                "ETag": game.etag}
+        game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
+        judged = judge_input(data, game.rule_options)
+        try:
+            recorded = services.record_next_hand(game, judged)
+        except StaleGame:  # never expected under the row lock; if it were, nothing is written
+            db.session.rollback()
+            raise conflict("the game changed while this hand was being recorded: read it again") from None
+        hand, game = recorded.hand, recorded.game
+        return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
+                                            "ETag": game.etag}
 
 
 @blp.route("/<id:number>")
@@ -85,29 +74,22 @@ class HandByNumber(MethodView):
     @keyed_write(blp, if_match="required")
     def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Correct a past hand (R26): re-judged with its seating; later hands stand"""
-        with write_transaction():
-            game = load_game(game_id, lock=True)
-            hand = _find(game, number)
-            if hand is None:
-                raise conflict(f"there is no hand {number} to correct: the game has "
-                               f"{game.hands_played} hands", rule="R26")
-            judged = judge_input(data, game.rule_options)
-            hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-            state = _replay(game, game.records())
-            hand.corrected_at = datetime.now(UTC)
-            game.apply(state)
-            return hand_dict(hand, game), {"ETag": game.etag}
+        game = load_game(game_id, lock=True)
+        hand = _find(game, number)
+        if hand is None:
+            raise conflict(f"there is no hand {number} to correct: the game has "
+                           f"{game.hands_played} hands", rule="R26")
+        services.correct_hand(game, hand, judge_input(data, game.rule_options))
+        return hand_dict(hand, game), {"ETag": game.etag}
 
     @blp.response(204, headers=ETAG_HEADER)
     @keyed_write(blp, if_match="required")
     def delete(self, game_id: int, number: int) -> tuple[str, dict[str, str]]:
         """Undo the last hand"""
-        with write_transaction():
-            game = load_game(game_id, lock=True)
-            if _find(game, number) is None:
-                raise not_found(f"hand {number} in game", game_id)
-            if number != game.hands_played:
-                raise conflict(f"only the last hand ({game.hands_played}) can be undone")
-            game.hands.pop()
-            game.apply(_replay(game, game.records()))
-            return "", {"ETag": game.etag}
+        game = load_game(game_id, lock=True)
+        if _find(game, number) is None:
+            raise not_found(f"hand {number} in game", game_id)
+        if number != game.hands_played:
+            raise conflict(f"only the last hand ({game.hands_played}) can be undone")
+        services.undo_last_hand(game)
+        return "", {"ETag": game.etag}

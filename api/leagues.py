@@ -7,13 +7,13 @@ from flask.views import MethodView
 from marshmallow import ValidationError
 from sqlalchemy import func, select
 
+import services
 from api.body import Blueprint
 from api.docs import keyed_write, open_write
 from api.errors import TYPE_BASE, Problem, flatten_messages, invalid, not_found
 from api.games import game_dict
 from api.history import game_history
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
-from models.books import refresh_totals
 from models.security import rotate_key
 from models.standings import head_to_head, standings
 from models.transfer import ImportError_, export_csv, export_league, import_league
@@ -51,15 +51,13 @@ def load_league(league_id: int) -> League:
     return league
 
 
-def _add_members(league: League, players: list[int], field: str) -> None:
+def _known_players(players: list[int], field: str) -> list[int]:
+    """The players, if each exists: else a 422 naming the first that does not."""
     known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
     for i, p in enumerate(players):
         if p not in known:
             raise invalid(f"{field}[{i}]", f"there is no player {p}")
-    present = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)))
-    new = [p for p in dict.fromkeys(players) if p not in present]
-    db.session.add_all(LeagueMember(league_id=league.id, player_id=p) for p in new)
-    refresh_totals(league.id, new)
+    return players
 
 
 @blp.route("")
@@ -69,13 +67,8 @@ class Leagues(MethodView):
     @open_write(blp)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a league; returns its key, once: every write to the league needs it"""
-        with write_transaction():
-            league = League(name=data["name"], ratings_stale=False, streaks_stale=False, history_version=0)
-            db.session.add(league)
-            db.session.flush()
-            _add_members(league, data["members"], "members")
-            _, key = ApiKey.issue(league_id=league.id)
-            return {**league_dict(league), "key": key}, 201, {"Location": f"/api/v1/leagues/{league.id}"}
+        league, key = services.create_league(data["name"], _known_players(data["members"], "members"))
+        return {**league_dict(league), "key": key}, 201, {"Location": f"/api/v1/leagues/{league.id}"}
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, LeagueListSchema)
@@ -101,10 +94,8 @@ class LeagueById(MethodView):
 @keyed_write(blp, conflict=False)
 def rotate_league_key(league_id: int) -> dict[str, Any]:
     """Rotate the league's key: the old key stops working at once"""
-    with write_transaction():
-        load_league(league_id)
-        key = rotate_key(league_id=league_id, by=g.credential.id)
-        return {"key": key}
+    load_league(league_id)
+    return {"key": rotate_key(league_id=league_id, by=g.credential.id)}
 
 
 @blp.route("/<id:league_id>/members", methods=["POST"])
@@ -113,10 +104,9 @@ def rotate_league_key(league_id: int) -> dict[str, Any]:
 @keyed_write(blp, conflict=False)
 def add_members(data: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Add players to a league"""
-    with write_transaction():
-        league = load_league(league_id)
-        _add_members(league, data["players"], "players")
-        return league_dict(league)
+    league = load_league(league_id)
+    services.add_members(league, _known_players(data["players"], "players"))
+    return league_dict(league)
 
 
 @blp.route("/<id:league_id>/standings", methods=["GET"])

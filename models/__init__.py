@@ -2,8 +2,9 @@
 referee decides."""
 
 from models.database import db, init_engine_events, write_transaction
+from models.figures import GamePlayer
 from models.game import Game, Hand, Player
-from models.league import GamePlayer, League, LeagueMember, LeaguePlayer, LeagueRating
+from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.security import ApiKey, IdempotencyRecord
 
 __all__ = [

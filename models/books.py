@@ -10,33 +10,18 @@ recomputes them from the logs, outside the write lock (see models.standings).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime
-from functools import cache
 from typing import Any
 
-from sqlalchemy import Update, bindparam, func, select, update
+from sqlalchemy import func, select
 
 from models.database import db
-from models.game import FIGURE_FIELDS, Game
-from models.league import GamePlayer, League, LeaguePlayer, LeagueRating
+from models.figures import FIGURE_FIELDS, GamePlayer, add_figures
+from models.game import Game, GameView, Recorded
+from models.league import League, LeaguePlayer, LeagueRating
+from models.ratings import MODEL, rate_hand
 from referee import HandRecord
-from referee.stats import Figures
-
-
-@cache
-def add_figures_statement(table_name: str) -> Update:
-    """UPDATE table SET each figure = figure + :d_figure WHERE row is :pid (built once)."""
-    table = db.metadata.tables[table_name]
-    key = table.c.game_id if "game_id" in table.c else table.c.league_id
-    return (update(table).where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
-            .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS}))
-
-
-def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
-    db.session.execute(add_figures_statement(table_name),
-                       [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}}
-                        for p, f in delta.items()])
 
 
 def refresh_totals(league_id: int, players: Iterable[int]) -> None:
@@ -57,11 +42,11 @@ def refresh_totals(league_id: int, players: Iterable[int]) -> None:
             setattr(row, name, int(value))
 
 
-def _position(game: Game, number: int) -> dict[str, Any]:
+def _position(game: GameView, number: int) -> dict[str, Any]:
     return {"played_at": game.played_at.isoformat(), "game_id": game.id, "hands": number}
 
 
-def _follows(rated: dict[str, Any] | None, game: Game, number: int) -> bool:
+def _follows(rated: dict[str, Any] | None, game: GameView, number: int) -> bool:
     """Is this hand the next one of the league's log in rating order?"""
     if rated is None:
         return number == 1
@@ -70,23 +55,23 @@ def _follows(rated: dict[str, Any] | None, game: Game, number: int) -> bool:
     return number == 1 and game.played_at > datetime.fromisoformat(rated["played_at"])
 
 
-def hand_appended(game: Game, record: HandRecord, number: int, delta: Mapping[Any, Figures],
-                  winner: int | None) -> None:
+def hand_appended(recorded: Recorded) -> None:
     """The league's books after one more hand of one of its games."""
+    game, number = recorded.game, recorded.hand.number
     league = db.session.get(League, game.league_id)
     assert league is not None
     league.history_version = (league.history_version or 0) + 1
-    add_figures("league_player", league.id, delta)
-    if winner is not None and not league.streaks_stale:
-        _extend_streaks(league, game, winner)
+    add_figures("league_player", league.id, recorded.delta)
+    if game.winner is not None and not league.streaks_stale:
+        _extend_streaks(league, game, game.winner)
     if not league.ratings_stale and _follows(league.rated_through, game, number):
-        _rate_one(league, record)
+        _rate_one(league, recorded.record)
         league.rated_through = _position(game, number)
     else:
         league.ratings_stale = True
 
 
-def _extend_streaks(league: League, game: Game, winner: int) -> None:
+def _extend_streaks(league: League, game: GameView, winner: int) -> None:
     rows = list(db.session.scalars(select(LeaguePlayer).where(
         LeaguePlayer.league_id == league.id, LeaguePlayer.player_id.in_([int(p) for p in game.players]))))
     for row in rows:
@@ -102,8 +87,6 @@ def _extend_streaks(league: League, game: Game, winner: int) -> None:
 
 
 def _rate_one(league: League, record: HandRecord) -> None:
-    from models.standings import MODEL
-
     winner = record.winner
     if winner is None:
         return  # draws do not rate
@@ -117,11 +100,9 @@ def _rate_one(league: League, record: HandRecord) -> None:
         db.session.add(rows[p])
     if new:
         db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
-    box, captain, sitter = (MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players)
-    [[box], [captain, sitter]] = MODEL.rate([[box], [captain, sitter]], ranks=[0, 1] if winner.value == "box"
-                                            else [1, 0])
-    for p, new in zip(players, (box, captain, sitter), strict=True):
-        rows[p].mu, rows[p].sigma, rows[p].hands_rated = new.mu, new.sigma, rows[p].hands_rated + 1
+    rated = rate_hand(*(MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players), winner)
+    for p, after in zip(players, rated, strict=True):
+        rows[p].mu, rows[p].sigma, rows[p].hands_rated = after.mu, after.sigma, rows[p].hands_rated + 1
 
 
 def game_rewritten(game: Game, *, history: bool = True) -> None:

@@ -58,6 +58,11 @@ class Session(FlaskSession):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False, "class_": Session})
 
 
+def now() -> datetime:
+    """The current instant, in UTC: every timestamp the models write."""
+    return datetime.now(UTC)
+
+
 @contextmanager
 def write_transaction() -> Iterator[None]:
     token = writing.set(True)

@@ -9,26 +9,17 @@ kept on the game row in the same transaction as every change to its hands.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from dataclasses import fields as dataclass_fields
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import UTCDateTime, db
+from models.database import UTCDateTime, db, now
+from models.figures import FIGURE_FIELDS, GamePlayer, add_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
 from referee.stats import Figures, add_hand, finish, game_figures
-
-if TYPE_CHECKING:
-    from models.league import GamePlayer
-
-FIGURE_FIELDS = [f.name for f in dataclass_fields(Figures)]
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -36,7 +27,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
 
 class GameView:
@@ -104,9 +95,9 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     out_of_turn: Mapped[list[int]] = mapped_column(JSON, default=list)
     version: Mapped[int] = mapped_column(Integer, default=1)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True, index=True)
-    played_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now, index=True)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
 
     hands: Mapped[list[Hand]] = relationship(back_populates="game", order_by="Hand.number",
                                              cascade="all, delete-orphan")
@@ -120,26 +111,18 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
             setattr(self, name, value)
         self.version = (self.version or 0) + 1
 
-    def apply(self, state: GameState, *, history: bool = True, books: bool = True) -> None:
+    def apply(self, state: GameState) -> None:
         """Store a full replay: the state on the game, the running scores and
-        R26 marks on its hands, and every figure recomputed. ``history``:
-        the hands changed (not so for a new game or new rules); ``books``:
-        bring the league's books up to date now (an import does it once, at
-        the end)."""
+        R26 marks on its hands, and its players' figures recomputed. (A
+        league's books follow in services, which call this.)"""
         self._store_state(state)
         for hand, running in zip(self.hands, state.running, strict=True):
             hand.scores_after = {str(p): n for p, n in running.items()}
             hand.seating_follows = hand.number not in state.out_of_turn
         self._store_figures(state)
-        if self.league_id is not None and books:
-            from models import books as league_books
-
-            league_books.game_rewritten(self, history=history)
 
     def _store_figures(self, state: GameState) -> None:
         """Rewrite this game's per-player figures."""
-        from models.league import GamePlayer
-
         figures = game_figures(self.records(), self.players, state.winner)
         rows = {row.player_id: row for row in self.figures}
         for player, f in figures.items():
@@ -221,13 +204,24 @@ class StaleGame(Exception):
     """The game's row changed under a write that held its lock: never expected."""
 
 
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A hand just recorded: the game's row after it, the hand's row, and
+    what it adds to its players' figures (for the league's books)."""
+
+    game: GameRow
+    hand: HandRow
+    record: HandRecord
+    delta: dict[Any, Figures]
+
+
 def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[str, Any],
-                ruling: dict[str, Any], mode: str) -> tuple[GameRow, HandRow]:
+                ruling: dict[str, Any], mode: str) -> Recorded:
     """Record the next hand of ``game`` (read with ``lock=True`` in this
     transaction) in the seating the game expects: the stored state advanced
     by it (no hand after the win, R20), the hand inserted, the game's row
     updated and its players' figures increased, without loading the game's
-    other hands. Returns the game's row after it and the hand."""
+    other hands."""
     seating = game.next_roles
     assert seating is not None  # a finished game has no next hand (R20)
     result = result_columns(knocker, score, input, ruling, mode)
@@ -236,7 +230,7 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
     hand = HandRow(number=state.hands_played, mode=mode, box=seating.box, captain=seating.captain,
                    sitter=seating.sitter, knocker=result["knocker"], input=input, ruling=ruling,
                    scores_after={str(p): n for p, n in state.scores.items()},
-                   seating_follows=state.hands_played not in state.out_of_turn, recorded_at=_now())
+                   seating_follows=state.hands_played not in state.out_of_turn, recorded_at=now())
     after = replace(game, **state_columns(state), version=game.version + 1)
     connection = db.session.connection()
     connection.execute(_INSERT_HAND, {**result, "game_id": game.id, "number": hand.number, "box": hand.box,
@@ -252,12 +246,8 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
     add_hand(delta, record)
     if state.winner is not None:
         finish(delta, state.winner)
-    from models import books
-
-    books.add_figures("game_player", game.id, delta)
-    if game.league_id is not None:
-        books.hand_appended(after, record, hand.number, delta, state.winner)
-    return after, hand
+    add_figures("game_player", game.id, delta)
+    return Recorded(after, hand, record, delta)
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
@@ -280,7 +270,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     scores_after: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     seating_follows: Mapped[bool] = mapped_column(default=True)
     knocker_deadwood: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     corrected_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="hands")

@@ -1,10 +1,8 @@
-"""Leagues, their members, per-game figures and ratings.
+"""Leagues, their members, their members' totals and ratings.
 
-``GamePlayer`` holds each player's figures for one game (referee.stats over
-that game's hand log), rewritten in the same transaction as every change to
-the game's hands, so standings are sums over a few rows per game. Ratings
-(openskill) are recomputed from the hand logs, in the order of the games'
-``played_at`` then hand number, whenever the league's history has changed.
+Ratings (openskill) are recomputed from the hand logs, in the order of the
+games' ``played_at`` then hand number, whenever the league's history has
+changed (models.books keeps them in step hand by hand meanwhile).
 """
 
 from __future__ import annotations
@@ -15,8 +13,8 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import UTCDateTime, db
-from models.game import _now
+from models.database import UTCDateTime, db, now
+from models.figures import FigureColumns
 
 
 class League(db.Model):  # type: ignore[name-defined,misc]
@@ -24,7 +22,7 @@ class League(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     # Bumped by every change to the hands of the league's games.
     history_version: Mapped[int] = mapped_column(Integer, default=0)
     # Ratings and streaks are kept in step hand by hand while hands come in
@@ -40,41 +38,7 @@ class LeagueMember(db.Model):  # type: ignore[name-defined,misc]
 
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
-    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
-
-
-class FigureColumns:
-    """The columns of referee.stats.Figures, for the per-game and per-league rows."""
-
-    games_played: Mapped[int] = mapped_column(Integer, default=0)
-    games_finished: Mapped[int] = mapped_column(Integer, default=0)
-    games_won: Mapped[int] = mapped_column(Integer, default=0)
-    points: Mapped[int] = mapped_column(Integer, default=0)
-    hands: Mapped[int] = mapped_column(Integer, default=0)
-    hands_box: Mapped[int] = mapped_column(Integer, default=0)
-    hands_captain: Mapped[int] = mapped_column(Integer, default=0)
-    hands_sitter: Mapped[int] = mapped_column(Integer, default=0)
-    hands_won_box: Mapped[int] = mapped_column(Integer, default=0)
-    hands_won_captain: Mapped[int] = mapped_column(Integer, default=0)
-    gins: Mapped[int] = mapped_column(Integer, default=0)
-    undercuts_made: Mapped[int] = mapped_column(Integer, default=0)
-    undercuts_suffered: Mapped[int] = mapped_column(Integer, default=0)
-    knocks: Mapped[int] = mapped_column(Integer, default=0)
-    knocker_deadwood_total: Mapped[int] = mapped_column(Integer, default=0)
-    knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
-    """One player's figures in one game (see referee.stats.Figures)."""
-
-    __tablename__ = "game_player"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
-    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True)
-    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-    __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
 
 class LeaguePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]

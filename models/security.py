@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import UTCDateTime, db
-from models.game import Game, GameRow, _now
+from models.database import UTCDateTime, db, now
+from models.game import Game, GameRow
 
 KEY_PREFIX = "grk_"
 
@@ -38,7 +38,7 @@ class ApiKey(db.Model):  # type: ignore[name-defined,misc]
                                                   index=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), nullable=True,
                                                 index=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     @classmethod
@@ -95,7 +95,7 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[int] = mapped_column(Integer)
     headers: Mapped[dict[str, Any]] = mapped_column(JSON)
     body: Mapped[bytes] = mapped_column(LargeBinary)  # nonce + AES-GCM ciphertext
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_now, index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
 
 
 class StaleKey(Exception):
@@ -106,11 +106,11 @@ def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: 
     """Revoke every key of the league (or game) and issue a new one. ``by``:
     the id of the key presenting the rotation, which must be among those
     revoked here: two concurrent rotations with one key leave one new key."""
-    now = _now()
+    revoked_at = now()
     query = update(ApiKey).where(ApiKey.revoked_at.is_(None))
     query = query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(
         ApiKey.game_id == game_id)
-    revoked = set(db.session.scalars(query.values(revoked_at=now).returning(ApiKey.id)))
+    revoked = set(db.session.scalars(query.values(revoked_at=revoked_at).returning(ApiKey.id)))
     if by is not None and by not in revoked:
         raise StaleKey(by)
     return ApiKey.issue(league_id=league_id, game_id=game_id)[1]

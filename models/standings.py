@@ -3,22 +3,19 @@ figures (``GamePlayer``) and the hand logs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from openskill.models import PlackettLuce
 from sqlalchemy import ColumnElement, delete, func, select
 
 from models.database import db, write_transaction
-from models.game import FIGURE_FIELDS, Game, Hand, Player
-from models.league import GamePlayer, League, LeagueMember, LeaguePlayer, LeagueRating
+from models.figures import FIGURE_FIELDS, GamePlayer
+from models.game import Game, Hand, Player
+from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
+from models.ratings import DEFAULT_MU, DEFAULT_SIGMA, rate_hands
 from referee import HandRecord, Outcome, Role, Roles, Score, Side
 from referee.stats import Figures, streaks
 
-MODEL = PlackettLuce()
-DEFAULT_MU = MODEL.mu
-DEFAULT_SIGMA = MODEL.sigma
 
 def _filters(league_id: int, since: datetime | None, until: datetime | None) -> list[ColumnElement[bool]]:
     conditions = [GamePlayer.league_id == league_id]
@@ -119,28 +116,6 @@ def head_to_head(league: League, a: int, b: int, since: datetime | None = None,
 
 
 # --- ratings -------------------------------------------------------------------------
-
-def rate_hands(hands: Iterable[HandRecord]) -> dict[int, tuple[float, float, int]]:
-    """openskill ratings over hands in order: the box alone against the team of
-    captain and sitter; the side of the hand's winner (R11) wins; draws do not rate."""
-    ratings: dict[Any, Any] = {}
-    counts: dict[Any, int] = {}
-    for hand in hands:
-        winner = hand.winner
-        if winner is None:
-            continue
-        r = hand.roles
-        for p in (r.box, r.captain, r.sitter):
-            if p not in ratings:
-                ratings[p] = MODEL.rating()
-                counts[p] = 0
-            counts[p] += 1
-        ranks = [0, 1] if winner is Role.BOX else [1, 0]
-        [[box], [captain, sitter]] = MODEL.rate([[ratings[r.box]], [ratings[r.captain], ratings[r.sitter]]],
-                                                ranks=ranks)
-        ratings[r.box], ratings[r.captain], ratings[r.sitter] = box, captain, sitter
-    return {int(p): (v.mu, v.sigma, counts[p]) for p, v in ratings.items()}
-
 
 def league_hand_log(league_id: int) -> tuple[list[HandRecord], dict[str, Any] | None]:
     """Every hand of the league's games, in the order of played_at, then hand

@@ -168,7 +168,7 @@ def import_league(doc: dict[str, Any]) -> League:
             raise ImportError_(f"{field}.hands", err.message) from None
         old_scores = {str(player(int(k), f"{field}.scores")): v for k, v in g["scores"].items()}
         db.session.add(game)
-        game.apply(state, books=False)
+        game.apply(state)
         if old_scores != game.scores:
             raise ImportError_(f"{field}.scores", f"the hands add up to {game.scores}, not {old_scores}")
     db.session.flush()

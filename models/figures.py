@@ -1,0 +1,75 @@
+"""Each player's figures (referee.stats.Figures) as columns: per game
+(``GamePlayer``) and, in models.league, per league member.
+
+``GamePlayer`` holds each player's figures for one game (referee.stats over
+that game's hand log), rewritten in the same transaction as every change to
+the game's hands, so standings are sums over a few rows per game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields as dataclass_fields
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy import ForeignKey, Integer, Update, bindparam, update
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.database import UTCDateTime, db
+from referee.stats import Figures
+
+FIGURE_FIELDS = [f.name for f in dataclass_fields(Figures)]
+
+
+class FigureColumns:
+    """The columns of referee.stats.Figures, for the per-game and per-league rows."""
+
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    games_finished: Mapped[int] = mapped_column(Integer, default=0)
+    games_won: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    hands_box: Mapped[int] = mapped_column(Integer, default=0)
+    hands_captain: Mapped[int] = mapped_column(Integer, default=0)
+    hands_sitter: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won_box: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won_captain: Mapped[int] = mapped_column(Integer, default=0)
+    gins: Mapped[int] = mapped_column(Integer, default=0)
+    undercuts_made: Mapped[int] = mapped_column(Integer, default=0)
+    undercuts_suffered: Mapped[int] = mapped_column(Integer, default=0)
+    knocks: Mapped[int] = mapped_column(Integer, default=0)
+    knocker_deadwood_total: Mapped[int] = mapped_column(Integer, default=0)
+    knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
+    """One player's figures in one game (see referee.stats.Figures)."""
+
+    __tablename__ = "game_player"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
+
+
+
+
+@cache
+def add_figures_statement(table_name: str) -> Update:
+    """UPDATE table SET each figure = figure + :d_figure WHERE row is :pid (built once)."""
+    table = db.metadata.tables[table_name]
+    key = table.c.game_id if "game_id" in table.c else table.c.league_id
+    return (update(table).where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
+            .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS}))
+
+
+def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
+    """Add each player's ``delta`` to his row of ``table_name`` (per game or per league)."""
+    db.session.execute(add_figures_statement(table_name),
+                       [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}}
+                        for p, f in delta.items()])

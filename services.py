@@ -1,0 +1,103 @@
+"""The use cases: each changes a game through the models, then brings its
+league's books along, in the request's one transaction (committed by the app
+once the answer is built). The views check access and input; the referee
+decides; these only record.
+
+The game model knows nothing of leagues: this is the one place where a
+change to a game's hands reaches the league's totals, streaks and ratings.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy import select
+
+from models import ApiKey, Game, Hand, League, LeagueMember, db
+from models import books as league_books
+from models.database import now
+from models.game import GameRow, Recorded, record_hand
+from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
+
+
+class Judged(Protocol):
+    """A hand in any of its three forms, as the referee ruled it."""
+
+    mode: str  # cards, counts, draw
+    knocker: Role | None
+    score: Score
+    ruling: dict[str, Any]
+    input: dict[str, Any]
+
+
+def create_league(name: str, members: list[int]) -> tuple[League, str]:
+    """A new league with its members, and its key (shown once)."""
+    league = League(name=name, ratings_stale=False, streaks_stale=False, history_version=0)
+    db.session.add(league)
+    db.session.flush()
+    add_members(league, members)
+    return league, ApiKey.issue(league_id=league.id)[1]
+
+
+def add_members(league: League, players: list[int]) -> None:
+    """Players join the league (those already in it stay as they are)."""
+    present = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)))
+    new = [p for p in dict.fromkeys(players) if p not in present]
+    db.session.add_all(LeagueMember(league_id=league.id, player_id=p) for p in new)
+    league_books.refresh_totals(league.id, new)
+
+
+def _books(game: Game, *, history: bool) -> None:
+    if game.league_id is not None:
+        league_books.game_rewritten(game, history=history)
+
+
+def start_game(players: list[int], roles: Roles, rules: Rules, *, league_id: int | None,
+               played_at: datetime | None, cut: dict[str, str] | None) -> tuple[Game, str | None]:
+    """A new game, and its own key when it is outside a league (shown once)."""
+    game = Game(players=players, rules=rules.as_dict(), league_id=league_id, played_at=played_at or now(),
+                cut=cut, first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter, version=0)
+    db.session.add(game)
+    game.apply(replay(rules, roles, []))
+    db.session.flush()
+    _books(game, history=False)
+    key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
+    return game, key
+
+
+def change_rules(game: Game, rules: Rules) -> None:
+    """New rule options, before the first hand (the view checks that)."""
+    game.rules = rules.as_dict()
+    game.apply(replay(rules, game.first_roles, []))
+    _books(game, history=False)
+
+
+def record_next_hand(game: GameRow, judged: Judged) -> Recorded:
+    """The next hand, in the seating the game expects (R11); none after the win (R20)."""
+    verify_can_record(game.state())
+    recorded = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    if game.league_id is not None:
+        league_books.hand_appended(recorded)
+    return recorded
+
+
+def _replayed(game: Game) -> GameState:
+    return replay(game.rule_options, game.first_roles, game.records())
+
+
+def correct_hand(game: Game, hand: Hand, judged: Judged) -> None:
+    """Re-judge a past hand with the seating it was played in (R26): later
+    hands stand, and the game is the fold of its log again."""
+    hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    state = _replayed(game)  # raises GameStateError when the correction strands later hands
+    hand.corrected_at = now()
+    game.apply(state)
+    _books(game, history=True)
+
+
+def undo_last_hand(game: Game) -> None:
+    """Take back the last hand."""
+    game.hands.pop()
+    game.apply(_replayed(game))
+    _books(game, history=True)
