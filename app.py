@@ -23,6 +23,8 @@ from api import idempotency, register_blueprints
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
 from api.errors import (
     PROBLEM_JSON,
+    UNAVAILABLE,
+    URI_TOO_LONG,
     Problem,
     ProblemSchema,
     conflict,
@@ -151,7 +153,7 @@ def init_write_requests(app: Flask) -> None:
                       "the same Idempotency-Key" if pending is not None else
                       "the database did not confirm this write, so it may not have been saved: read the "
                       "resource before sending it again (writes with an Idempotency-Key can simply be retried)")
-            return problem_response(503, detail, type="https://ginref.org/problems/unavailable",
+            return problem_response(503, detail, type=UNAVAILABLE,
                                     headers={"Retry-After": "1"})
         return response
 
@@ -170,7 +172,7 @@ def init_request_limits(app: Flask) -> None:
     def _body_limit() -> None:
         if len(request.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters",
-                          type="https://ginref.org/problems/uri-too-long")
+                          type=URI_TOO_LONG)
         if request.endpoint == "leagues.import_league_json":
             request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
         read_chunked_body()
@@ -251,8 +253,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_write_requests(app)
     init_request_limits(app)
-    init_guards(app)
     init_docs(app)
     init_health(app)
+    init_guards(app)  # last: it checks that every write route declares its guard
     init_commands(app)
     return app

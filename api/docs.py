@@ -1,9 +1,16 @@
-"""Shared OpenAPI documentation for the views: keys, ETags and error responses."""
+"""How each write is guarded, declared on its view, and documented from the
+same declaration: keys, ETags, Idempotency-Key and error responses.
+
+Every write route declares :func:`keyed_write` or :func:`open_write`;
+api.guards enforces what the declaration says, and refuses to start an app
+with a write route that declares neither.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 from api.body import Blueprint
 
@@ -23,11 +30,33 @@ IDEMPOTENCY_KEY = {
                    "the key (Authorization) that made the write; with another body it is a 422."}
 
 
-def keyed_write(blp: Blueprint, *, if_match: str | None = None, conflict: bool = True) -> Callable[[F], F]:
-    """Document a write that needs a key (401, 403), may not find its
-    resource (404), and optionally needs If-Match (412, 428)."""
+Scope = Literal["open", "game", "league", "league_in_body"]
+
+
+@dataclass(frozen=True, slots=True)
+class WriteGuard:
+    """What a write needs before its view runs (enforced by api.guards).
+
+    ``scope``: ``open`` (no key), ``game`` (the key of the game in the path,
+    or of its league; the game's row is locked), ``league`` (the key of the
+    league in the path; its row is locked), ``league_in_body`` (the key of
+    the league named by the body's ``league_id``, if any). ``if_match``: the
+    game's ETag is ``required`` or checked when given (``optional``).
+    ``rotates_key``: the write revokes the key it is made with, so the retry
+    of that very write is still answered to it."""
+
+    scope: Scope
+    if_match: Literal["required", "optional"] | None = None
+    rotates_key: bool = False
+
+
+def keyed_write(blp: Blueprint, *, scope: Scope, if_match: Literal["required", "optional"] | None = None,
+                conflict: bool = True, rotates_key: bool = False) -> Callable[[F], F]:
+    """A write that needs a key (401, 403), may not find its resource (404),
+    and optionally needs If-Match (412, 428)."""
 
     def decorate(func: F) -> F:
+        func.write_guard = WriteGuard(scope, if_match, rotates_key)  # type: ignore[attr-defined]
         documented = func
         for status, response in ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (404, "NOT_FOUND"),
                                  (422, "UNPROCESSABLE_ENTITY"), (429, "TOO_MANY_REQUESTS")):
@@ -49,6 +78,7 @@ def open_write(blp: Blueprint) -> Callable[[F], F]:
     """A write anyone may make (it needs no key), still rate-limited."""
 
     def decorate(func: F) -> F:
+        func.write_guard = WriteGuard("open")  # type: ignore[attr-defined]
         documented = blp.alt_response(429, response="TOO_MANY_REQUESTS")(func)
         return _documented_only(func, blp.doc(parameters=[IDEMPOTENCY_KEY])(documented))
 

@@ -17,7 +17,23 @@ from schemas.rulings import arrangement_dict
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://ginref.org/problems/"
-RULES_BASE = "https://ginref.org/rules#"
+RULES_BASE = "https://ginref.org/rules#"  # + the rule's number: docs/rules.md#r14 tells it to players
+
+# Every problem type the API answers with (a rule break's type is RULES_BASE + its rule).
+INVALID_CONTENT = TYPE_BASE + "invalid-content"
+MALFORMED_JSON = TYPE_BASE + "malformed-json"
+NOT_FOUND = TYPE_BASE + "not-found"
+CONFLICT = TYPE_BASE + "conflict"
+TOO_LARGE = TYPE_BASE + "too-large"
+URI_TOO_LONG = TYPE_BASE + "uri-too-long"
+UNAUTHORIZED = TYPE_BASE + "unauthorized"
+FORBIDDEN = TYPE_BASE + "forbidden"
+PRECONDITION_REQUIRED = TYPE_BASE + "precondition-required"
+PRECONDITION_FAILED = TYPE_BASE + "precondition-failed"
+IDEMPOTENCY = TYPE_BASE + "idempotency"
+RATE_LIMITED = TYPE_BASE + "rate-limited"
+UNAVAILABLE = TYPE_BASE + "unavailable"
+SERVER_ERROR = TYPE_BASE + "server-error"
 
 log = logging.getLogger(__name__)
 
@@ -62,17 +78,17 @@ class Problem(Exception):
 
 
 def not_found(what: str, ident: object) -> Problem:
-    return Problem(404, f"there is no {what} {ident}", type=TYPE_BASE + "not-found")
+    return Problem(404, f"there is no {what} {ident}", type=NOT_FOUND)
 
 
 def invalid(field: str, message: str, **members: Any) -> Problem:
     """A 422 naming the field (a JSON path) and what is wrong with its value."""
-    return Problem(422, f"{field}: {message}", type=TYPE_BASE + "invalid-content", errors={field: [message]},
+    return Problem(422, f"{field}: {message}", type=INVALID_CONTENT, errors={field: [message]},
                    **members)
 
 
 def conflict(detail: str, **members: Any) -> Problem:
-    return Problem(409, detail, type=TYPE_BASE + "conflict", **members)
+    return Problem(409, detail, type=CONFLICT, **members)
 
 
 def problem_response(status: int, detail: str | None = None, *, title: str | None = None,
@@ -133,7 +149,7 @@ def handle_http_exception(error: HTTPException) -> Response:
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     messages = data.get("messages")
     if status == 400 or (messages and messages.get("json") == ["Invalid JSON body."]):
-        return problem_response(400, "the request body is not valid JSON", type=TYPE_BASE + "malformed-json",
+        return problem_response(400, "the request body is not valid JSON", type=MALFORMED_JSON,
                                 headers=headers)
     if messages:
         # webargs puts body errors under "json", query errors under "query"
@@ -142,11 +158,11 @@ def handle_http_exception(error: HTTPException) -> Response:
             for path, msgs in flatten_messages(inner).items():
                 key = path if location == "json" else f"{location}.{path}"
                 errors.setdefault(key, []).extend(msgs)
-        return problem_response(status, _summary(errors), type=TYPE_BASE + "invalid-content",
+        return problem_response(status, _summary(errors), type=INVALID_CONTENT,
                                 errors=errors, headers=headers)
     if status == 413:
         return problem_response(413, "the request body is larger than this API accepts",
-                                type=TYPE_BASE + "too-large", headers=headers)
+                                type=TOO_LARGE, headers=headers)
     if status >= 500:
         log.exception("server error", exc_info=error)
     return problem_response(status, error.description, headers=headers)
@@ -161,7 +177,7 @@ def handle_problem(problem: Problem) -> Response:
 
 def handle_referee_error(error: RefereeError) -> Response:
     if isinstance(error, GameStateError):  # the game's state forbids it: a conflict, not bad content
-        return problem_response(409, f"{error.message} ({error.rule})", type=TYPE_BASE + "conflict",
+        return problem_response(409, f"{error.message} ({error.rule})", type=CONFLICT,
                                 rule=error.rule, hands=error.evidence.get("hands"))
     field = error.field or "body"
     members: dict[str, Any] = {"errors": {field: [error.message]}}
@@ -174,7 +190,7 @@ def handle_referee_error(error: RefereeError) -> Response:
     if isinstance(error, IllegalKnockError):
         legal = error.evidence.get("legal_arrangement")
         members["legal_arrangement"] = None if legal is None else arrangement_dict(legal)
-    type_ = RULES_BASE + rule if rule else TYPE_BASE + "invalid-content"
+    type_ = RULES_BASE + rule if rule else INVALID_CONTENT
     title = f"Rule {rule}" if rule else "Invalid content"
     response = problem_response(422, f"{field}: {error.message}", title=title, type=type_, **members)
     if isinstance(error, IllegalKnockError) and members.get("legal_arrangement") is None:
@@ -186,12 +202,12 @@ def handle_referee_error(error: RefereeError) -> Response:
 
 def handle_recursion(error: RecursionError) -> Response:
     """Only a pathologically nested request body gets this deep."""
-    return problem_response(400, "the request body is nested too deeply", type=TYPE_BASE + "malformed-json")
+    return problem_response(400, "the request body is nested too deeply", type=MALFORMED_JSON)
 
 
 def handle_unexpected(error: Exception) -> Response:
     log.exception("unexpected error", exc_info=error)
-    return problem_response(500, "the server failed to handle this request", type=TYPE_BASE + "server-error")
+    return problem_response(500, "the server failed to handle this request", type=SERVER_ERROR)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -94,7 +94,7 @@ def _league_of(data: dict[str, Any]) -> int | None:
 class Games(MethodView):
     @blp.arguments(GameInSchema())
     @blp.response(201, GameCreatedSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, conflict=False)
+    @keyed_write(blp, scope="league_in_body", conflict=False)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Start a game: three players, a cut (R9) or roles, and rule options.
 
@@ -133,7 +133,7 @@ class GameById(MethodView):
 
     @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, if_match="optional")
+    @keyed_write(blp, scope="game", if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Change the rule options, only before the first hand"""
         game = load_game(game_id, lock=True)
@@ -145,7 +145,7 @@ class GameById(MethodView):
 
 @blp.route("/<id:game_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
-@keyed_write(blp)
+@keyed_write(blp, scope="game", rotates_key=True)
 def rotate_game_key(game_id: int) -> dict[str, Any]:
     """Rotate the key of a game outside any league: the old key stops working at once"""
     game = load_game(game_id, lock=True)

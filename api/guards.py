@@ -22,12 +22,21 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from sqlalchemy import select
 
 from api import idempotency
 from api.body import WRITE_METHODS
-from api.errors import Problem, handle_problem, not_found
+from api.docs import WriteGuard
+from api.errors import (
+    FORBIDDEN,
+    PRECONDITION_FAILED,
+    PRECONDITION_REQUIRED,
+    UNAUTHORIZED,
+    Problem,
+    handle_problem,
+    not_found,
+)
 from api.games import game_dict
 from api.limits import count_write
 from models import League, db
@@ -35,13 +44,10 @@ from models.game import GameRow, GameView
 from models.security import KeyRow, StaleKey, find_key, hash_key, lock_game_with_key
 from schemas.games import GameSchema
 
-AUTH_TYPE = "https://ginref.org/problems/unauthorized"
-ROTATIONS = {"games.rotate_game_key", "leagues.rotate_league_key"}
-
 
 def _unauthorized(detail: str, error: str | None = None) -> Problem:
     challenge = 'Bearer realm="ginref"' + (f', error="{error}"' if error else "")
-    return Problem(401, detail, type=AUTH_TYPE, headers={"WWW-Authenticate": challenge})
+    return Problem(401, detail, type=UNAUTHORIZED, headers={"WWW-Authenticate": challenge})
 
 
 def bearer_key() -> str | None:
@@ -77,7 +83,7 @@ def _credential(digest: str | None, row: KeyRow | None, *, league_id: int | None
     allowed = row.league_id == league_id if league_id is not None else row.game_id == game_id
     if not allowed:
         what = f"league {league_id}" if league_id is not None else f"game {game_id}"
-        raise Problem(403, f"this key does not give access to {what}", type="https://ginref.org/problems/forbidden")
+        raise Problem(403, f"this key does not give access to {what}", type=FORBIDDEN)
     return row
 
 
@@ -110,28 +116,20 @@ def _league(league_id: int, access: Access) -> None:
                                     game_id=None, access=access)
 
 
-def _resolve(access: Access) -> None:
+def _resolve(guard: WriteGuard, access: Access) -> None:
+    """Step 1, as the write's route declares it (api.docs.WriteGuard)."""
     args: dict[str, Any] = request.view_args or {}
-    endpoint = request.endpoint
-    if endpoint in ("hands.Hands", "hands.HandByNumber"):
-        access.if_match = "required"
+    access.if_match = guard.if_match
+    if guard.scope == "game":
         _game(args["game_id"], access)
-    elif endpoint == "games.GameById":
-        access.if_match = "optional"
-        _game(args["game_id"], access)
-    elif endpoint == "games.Games":
+    elif guard.scope == "league":
+        _league(args["league_id"], access)
+    elif guard.scope == "league_in_body":
         body = request.get_json(silent=True)
         league_id = body.get("league_id") if isinstance(body, dict) else None
         if (isinstance(league_id, int) and not isinstance(league_id, bool) and 0 < league_id <= 2147483647
                 and db.session.get(League, league_id) is not None):  # an unknown league is the view's 422
             _league(league_id, access)
-    elif endpoint in ("leagues.add_members", "leagues.rotate_league_key"):
-        _league(args["league_id"], access)
-    elif endpoint == "games.rotate_game_key":
-        game = _game(args["game_id"], access)
-        if game.league_id is not None:
-            raise Problem(409, "a game in a league is written with the league's key; rotate that one",
-                          type="https://ginref.org/problems/conflict")
 
 
 def _check_if_match(game: GameView) -> None:
@@ -139,11 +137,11 @@ def _check_if_match(game: GameView) -> None:
     current = game.etag
     if not given:
         raise Problem(428, f"writes to a game's hands need If-Match with the game's ETag (now {current})",
-                      type="https://ginref.org/problems/precondition-required", headers={"ETag": current})
+                      type=PRECONDITION_REQUIRED, headers={"ETag": current})
     tags = [t.strip() for t in given.split(",")]
     if "*" not in tags and current not in tags and f"W/{current}" not in tags:
         raise Problem(412, f"the game has changed: its ETag is now {current}",
-                      type="https://ginref.org/problems/precondition-failed", headers={"ETag": current},
+                      type=PRECONDITION_FAILED, headers={"ETag": current},
                       game=GameSchema().dump(game_dict(game)))
 
 
@@ -157,14 +155,15 @@ def guard_write() -> Response | None:
     """before_request: steps 1 to 4 above, for every write."""
     if request.method not in WRITE_METHODS or request.endpoint is None:
         return None
+    guard: WriteGuard = current_app.extensions["write_guards"][request.endpoint, request.method]
     access = Access()
     try:
-        _resolve(access)
+        _resolve(guard, access)
     except Problem as problem:
         access.error = problem
     count_write(None if access.credential is None else f"key:{access.credential.id}")
     if access.error is not None:
-        if access.revoked is not None and request.endpoint in ROTATIONS:
+        if access.revoked is not None and guard.rotates_key:
             # the retry of the rotation that revoked this very key gets its answer
             replay = idempotency.replay_only(scope_of(access.revoked))
             if replay is not None:
@@ -179,10 +178,28 @@ def guard_write() -> Response | None:
     return None
 
 
+def declared_guards(app: Flask) -> dict[tuple[str, str], WriteGuard]:
+    """Each write route's declared guard, by (endpoint, method); a write route
+    that declares none is an error here, before the app serves anything."""
+    guards: dict[tuple[str, str], WriteGuard] = {}
+    for rule in app.url_map.iter_rules():
+        view = app.view_functions[rule.endpoint]
+        for method in sorted((rule.methods or set()) & WRITE_METHODS):
+            handler = getattr(getattr(view, "view_class", None), method.lower(), view)
+            guard = getattr(handler, "write_guard", None)
+            if not isinstance(guard, WriteGuard):
+                raise RuntimeError(f"{method} {rule.rule} ({rule.endpoint}) declares no guard: "
+                                   "give its view keyed_write or open_write (api.docs)")
+            guards[rule.endpoint, method] = guard
+    return guards
+
+
 def _stale_key(_error: StaleKey) -> Response:
     return handle_problem(_unauthorized("this key was revoked meanwhile, by another rotation", "invalid_token"))
 
 
 def init_guards(app: Flask) -> None:
+    """After every route is registered."""
+    app.extensions["write_guards"] = declared_guards(app)
     app.before_request(guard_write)
     app.register_error_handler(StaleKey, _stale_key)

@@ -43,7 +43,7 @@ class Hands(MethodView):
 
     @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, if_match="required")
+    @keyed_write(blp, scope="game", if_match="required")
     def post(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
@@ -71,7 +71,7 @@ class HandByNumber(MethodView):
 
     @blp.arguments(HandInSchema())
     @blp.response(200, HandSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, if_match="required")
+    @keyed_write(blp, scope="game", if_match="required")
     def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Correct a past hand (R26): re-judged with its seating; later hands stand"""
         game = load_game(game_id, lock=True)
@@ -83,7 +83,7 @@ class HandByNumber(MethodView):
         return hand_dict(hand, game), {"ETag": game.etag}
 
     @blp.response(204, headers=ETAG_HEADER)
-    @keyed_write(blp, if_match="required")
+    @keyed_write(blp, scope="game", if_match="required")
     def delete(self, game_id: int, number: int) -> tuple[str, dict[str, str]]:
         """Undo the last hand"""
         game = load_game(game_id, lock=True)

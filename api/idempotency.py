@@ -32,13 +32,12 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import Response, g, request
 from sqlalchemy import delete, select
 
-from api.errors import Problem
+from api.errors import IDEMPOTENCY, Problem
 from models import IdempotencyRecord, db
 
 HEADER = "Idempotency-Key"
 KEEP = timedelta(hours=24)
 STORED_HEADERS = ("Content-Type", "Location", "ETag")
-TYPE = "https://ginref.org/problems/idempotency"
 MIN_LENGTH, MAX_LENGTH, MIN_DISTINCT = 16, 255, 8
 RULE = (f"{HEADER} must be {MIN_LENGTH} to {MAX_LENGTH} visible ASCII characters, random (a UUID will do), "
         f"with at least {MIN_DISTINCT} different characters")
@@ -63,7 +62,7 @@ def _pending(scope: str) -> Pending | None:
     if key is None:
         return None
     if not _valid(key):
-        raise Problem(422, RULE, type=TYPE, errors={HEADER: [RULE]})
+        raise Problem(422, RULE, type=IDEMPOTENCY, errors={HEADER: [RULE]})
     raw = key.encode("ascii")
     lookup = hashlib.sha256(b"\0".join((scope.encode(), request.method.encode(), request.path.encode("utf-8",
                                         "surrogateescape"), raw))).hexdigest()
@@ -83,11 +82,11 @@ def _find(pending: Pending) -> IdempotencyRecord | None:
 def _replay(record: IdempotencyRecord, pending: Pending) -> Response:
     if record.body_hash != pending.body_hash:
         raise Problem(422, f"this {HEADER} was used with a different request body",
-                      type=TYPE, errors={HEADER: ["already used with a different body"]})
+                      type=IDEMPOTENCY, errors={HEADER: ["already used with a different body"]})
     try:
         body = AESGCM(pending.secret).decrypt(record.body[:12], record.body[12:], record.lookup.encode())
     except InvalidTag:  # cannot be: the lookup hash covers the key; never replay what does not decrypt
-        raise Problem(422, f"this {HEADER} does not open its stored response", type=TYPE) from None
+        raise Problem(422, f"this {HEADER} does not open its stored response", type=IDEMPOTENCY) from None
     response = Response(body, status=record.status)
     for name, value in record.headers.items():
         response.headers[name] = value

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 import services
 from api.body import Blueprint
 from api.docs import keyed_write, open_write
-from api.errors import TYPE_BASE, Problem, flatten_messages, invalid, not_found
+from api.errors import INVALID_CONTENT, MALFORMED_JSON, Problem, flatten_messages, invalid, not_found
 from api.games import game_dict
 from api.history import game_history
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
@@ -91,7 +91,7 @@ class LeagueById(MethodView):
 
 @blp.route("/<id:league_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
-@keyed_write(blp, conflict=False)
+@keyed_write(blp, scope="league", conflict=False, rotates_key=True)
 def rotate_league_key(league_id: int) -> dict[str, Any]:
     """Rotate the league's key: the old key stops working at once"""
     load_league(league_id)
@@ -101,7 +101,7 @@ def rotate_league_key(league_id: int) -> dict[str, Any]:
 @blp.route("/<id:league_id>/members", methods=["POST"])
 @blp.arguments(MembersInSchema())
 @blp.response(200, LeagueSchema)
-@keyed_write(blp, conflict=False)
+@keyed_write(blp, scope="league", conflict=False)
 def add_members(data: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Add players to a league"""
     league = load_league(league_id)
@@ -171,13 +171,13 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing)"""
     body = request.get_json(force=True)  # a number out of range is a 422 naming it (api.body)
     if body is None:
-        raise Problem(400, "the request body is not valid JSON", type="https://ginref.org/problems/malformed-json")
+        raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON)
     try:
         doc = LeagueImportSchema().load(body)
     except ValidationError as err:
         errors = flatten_messages(err.messages)
         raise Problem(422, "; ".join(f"{k}: {' '.join(v)}" for k, v in list(errors.items())[:5]),
-                      type=TYPE_BASE + "invalid-content", errors=errors) from None
+                      type=INVALID_CONTENT, errors=errors) from None
     with write_transaction():
         try:
             league = import_league(doc)

@@ -32,11 +32,10 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 
-from api.errors import Problem
+from api.errors import RATE_LIMITED, Problem
 
 log = logging.getLogger(__name__)
 
-TYPE = "https://ginref.org/problems/rate-limited"
 RETRY_STORE = 30.0  # seconds before a failed store is tried again
 IMPORT_ENDPOINT = "leagues.import_league_json"
 
@@ -76,7 +75,7 @@ class WriteLimits:
                 reset_at = limiter.get_window_stats(item, self.prefix, key).reset_time
                 wait = max(1, math.ceil(reset_at - time.time()))
                 raise Problem(429, f"too many writes: the limit is {item} per key (or client address "
-                                   f"without a valid key); retry in {wait} s", type=TYPE,
+                                   f"without a valid key); retry in {wait} s", type=RATE_LIMITED,
                               headers={"Retry-After": str(wait)})
 
 

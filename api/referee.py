@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.body import Blueprint
+from api.docs import open_write
 from api.judging import judge_cards
 from referee import Rules, judge_knock
 from schemas.referee import KnockInSchema, RefereeHandInSchema
@@ -15,6 +16,7 @@ blp = Blueprint("referee", __name__, url_prefix="/referee",
 @blp.route("/knock", methods=["POST"])
 @blp.arguments(KnockInSchema())
 @blp.response(200, KnockVerdictSchema)
+@open_write(blp)
 def judge_knock_view(data: dict[str, Any]) -> dict[str, Any]:
     """Can I knock with this? (R14) An illegal knock is a verdict, not an error"""
     rules = Rules.from_options(data.get("rules"))
@@ -25,6 +27,7 @@ def judge_knock_view(data: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/hand", methods=["POST"])
 @blp.arguments(RefereeHandInSchema())
 @blp.response(200, RulingSchema)
+@open_write(blp)
 def judge_hand_view(data: dict[str, Any]) -> dict[str, Any]:
     """Rule on a whole hand from both players' cards (R14-R24)"""
     return judge_cards(data, Rules.from_options(data.get("rules"))).ruling

@@ -62,3 +62,10 @@ def test_imports_go_downwards_only(module: str) -> None:
     floor = module.split(".")[0]
     upward = sorted({name for node in ast.walk(_tree(module)) for name in _ours(node)} - ALLOWED[floor])
     assert upward == [], f"{module} imports {upward}"
+
+
+def test_every_problem_type_is_spelled_in_api_errors_only() -> None:
+    files = [ROOT / "app.py", ROOT / "services.py", *(p for package in PACKAGES for p in (ROOT / package).glob("*.py"))]
+    spelled = [f"{path.relative_to(ROOT)}:{n}" for path in files if path != ROOT / "api" / "errors.py"
+               for n, line in enumerate(path.read_text().splitlines(), start=1) if "ginref.org/" in line]
+    assert spelled == []

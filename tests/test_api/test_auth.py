@@ -190,3 +190,47 @@ def test_the_referee_and_new_players_need_no_key(api: FlaskClient) -> None:
     assert api.post("/api/v1/players", json={"name": "Zed"}).status_code == 201
     r = api.post("/api/v1/referee/knock", json={"cards": ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "KC"]})
     assert r.status_code == 200 and r.get_json()["valid"] is True
+
+
+# --- every write route declares its guard, and the declaration is what runs ---
+
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def test_every_write_route_declares_a_guard_that_matches_its_resource(secure_app: Flask) -> None:
+    guards = secure_app.extensions["write_guards"]
+    writes = {(rule.endpoint, method): rule.rule for rule in secure_app.url_map.iter_rules()
+              for method in (rule.methods or set()) & WRITES}
+    assert set(guards) == set(writes) and len(writes) >= 13
+    for (endpoint, method), path in writes.items():
+        guard = guards[endpoint, method]
+        if guard.scope == "game":
+            assert "<id:game_id>" in path, (endpoint, method)
+        elif guard.scope == "league":
+            assert "<id:league_id>" in path and "game_id" not in path, (endpoint, method)
+        else:
+            assert "game_id" not in path and "league_id" not in path, (endpoint, method)
+        # a game's hands are only ever written against its current ETag
+        assert (guard.if_match == "required") == path.startswith("/api/v1/games/<id:game_id>/hands"), path
+
+
+def test_an_app_with_a_write_route_that_declares_no_guard_does_not_start() -> None:
+    from flask.views import MethodView
+
+    from api.body import Blueprint
+    from api.guards import declared_guards
+
+    app = Flask(__name__)
+    blp = Blueprint("forgotten", __name__)
+
+    @blp.route("/forgotten")
+    class Forgotten(MethodView):
+        def get(self) -> str:
+            return ""
+
+        def post(self) -> str:
+            return ""
+
+    app.register_blueprint(blp)
+    with pytest.raises(RuntimeError, match="POST /forgotten .* declares no guard"):
+        declared_guards(app)
