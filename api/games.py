@@ -13,7 +13,7 @@ from api.errors import conflict, invalid, not_found
 from models import Game, League, LeagueMember, Player, db
 from models.game import GameRow
 from models.security import rotate_key
-from referee import CutError, Roles, Rules, roles_from_cut
+from referee import Roles, Rules, verify_seating
 from schemas.games import (
     GameCreatedSchema,
     GameInSchema,
@@ -48,33 +48,14 @@ def load_game(game_id: int, *, lock: bool = False) -> Game:
 
 
 def _seat(data: dict[str, Any]) -> Roles:
+    """The first hand's roles (R8, R9, the referee's), once the players exist."""
     players: list[int] = data["players"]
-    if len(set(players)) != 3:
-        raise invalid("players", f"three different players are needed, not {players}", offending=players)
-    known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
-    for i, p in enumerate(players):
-        if p not in known:
-            raise invalid(f"players[{i}]", f"there is no player {p}", offending=p)
-    if "roles" in data:
-        given = data["roles"]
-        if sorted(given.values()) != sorted(players):
-            raise invalid("roles", "box, captain and sitter must be the game's three players (R8)",
-                           offending=given)
-        return Roles(**given)
-    cut = data["cut"]
-    by_id = {}
-    for key, card in cut.items():
-        if not (key.isascii() and key.isdigit()) or int(key) not in players:
-            raise invalid(f"cut.{key}", f"{key!r} is not one of the game's players (R9)", offending=key)
-        by_id[int(key)] = card
-    if len(by_id) != 3:
-        missing = [p for p in players if p not in by_id]
-        raise invalid("cut", f"each player cuts one card (R9): missing {missing}", rule="R9",
-                       players=missing)
-    if len(set(by_id.values())) != 3:
-        raise CutError("the three cut cards must be distinct cards (R9)", field="cut",
-                       players=sorted(by_id))
-    return roles_from_cut(by_id)
+    if len(set(players)) == 3:
+        known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
+        for i, p in enumerate(players):
+            if p not in known:
+                raise invalid(f"players[{i}]", f"there is no player {p}", offending=p)
+    return verify_seating(players, roles=data.get("roles"), cut=data.get("cut"))
 
 
 def _league_of(data: dict[str, Any]) -> int | None:

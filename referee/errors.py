@@ -12,7 +12,12 @@ from typing import Any
 
 
 class RefereeError(ValueError):
-    """Base class: something given to the referee breaks a rule."""
+    """Base class: something given to the referee breaks a rule.
+
+    Each subclass declares the evidence it carries as class attributes (None
+    when a given error has none of it); an undeclared piece of evidence is a
+    ``TypeError`` at once, so what a client may be shown is written here.
+    """
 
     rule: str = ""
 
@@ -23,6 +28,9 @@ class RefereeError(ValueError):
         self.field = field
         if rule is not None:
             self.rule = rule
+        undeclared = sorted(k for k in evidence if k not in _declared(type(self)))
+        if undeclared:
+            raise TypeError(f"{type(self).__name__} declares no evidence {', '.join(undeclared)}")
         self.evidence: dict[str, Any] = evidence
         for key, value in evidence.items():
             setattr(self, key, value)
@@ -36,10 +44,21 @@ class RefereeError(ValueError):
         return self
 
 
+def _declared(cls: type) -> set[str]:
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        names.update(getattr(klass, "__annotations__", {}))
+    return names - {"rule", "message", "field", "evidence"}
+
+
 class HandError(RefereeError):
     """Wrong number of cards, a duplicate card, a card given twice (R21)."""
 
     rule = "R21"
+    card: str | None = None  # the card given twice
+    first: str | None = None  # where it was first given
+    count: int | None = None  # how many cards were given
+    expected: list[int] | None = None  # how many were wanted
 
 
 class MeldError(RefereeError):
@@ -47,45 +66,68 @@ class MeldError(RefereeError):
     or shares a card with another meld (R4-R6, R22)."""
 
     rule = "R22"
+    card: str | None = None
+    meld: list[str] | None = None  # the meld's cards
+    melds: list[int] | None = None  # the two melds that share a card
 
 
 class IllegalKnockError(RefereeError):
     """A knock over the knock limit (R14): not a hand, nothing is recorded."""
 
     rule = "R14"
+    deadwood: int | None = None  # the deadwood judged
+    limit: int | None = None  # the knock limit
+    legal_arrangement: Any = None  # a legal arrangement of the same cards, if any
 
 
 class LayoffError(RefereeError):
     """A declared layoff that does not fit (R15, R23), or any layoff after gin (R18)."""
 
     rule = "R23"
+    card: str | None = None
+    meld: int | None = None  # the knocker's meld it was laid on
 
 
 class RuleOptionError(RefereeError):
     """An unknown rule option or a value out of range."""
 
     rule = "options"
+    option: str | None = None
+    value: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 class CountError(RefereeError):
     """A quick-entry count outside R25."""
 
     rule = "R25"
+    value: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 class CutError(RefereeError):
     """A cut that cannot seat the table (R9)."""
 
     rule = "R9"
+    players: list[Any] | None = None  # who must cut (again)
+    value: Any = None  # a cut by someone not in the game
 
 
 class RolesError(RefereeError):
-    """Roles that are not three distinct players (R8)."""
+    """Roles that are not three distinct players, or not the game's (R8)."""
 
     rule = "R8"
+    roles: dict[str, Any] | None = None
+    players: list[Any] | None = None
+    value: Any = None
 
 
 class GameStateError(RefereeError):
     """A hand after the game is won, or a correction that strands hands (R20, R26)."""
 
     rule = "R26"
+    hands: list[int] | None = None  # the hands that would come after the win
+    winner: Any = None
+    won_at: int | None = None  # the hand at which the winner reaches the target

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee.errors import GameStateError
+from referee.errors import GameStateError, RolesError
 from referee.roles import PlayerId, Role, Roles, next_roles
 from referee.rules import Rules
 from referee.scoring import Score, Side
@@ -34,7 +34,7 @@ class HandRecord:
 
     def __post_init__(self) -> None:
         if self.knocker is Role.SITTER:
-            raise ValueError("the sitter never knocks (R8)")
+            raise RolesError("the sitter never knocks", field="knocker")
 
     @property
     def winner(self) -> Role | None:
@@ -122,3 +122,12 @@ def verify_can_record(state: GameState) -> None:
     if state.finished:
         raise GameStateError(f"the game is over: {state.winner} has won", rule="R20",
                              winner=state.winner)
+
+
+def can_record(state: GameState) -> bool:
+    """Whether another hand may be recorded (R20).
+
+    >>> can_record(new_game(Roles(box=1, captain=2, sitter=3)))
+    True
+    """
+    return not state.finished

@@ -96,6 +96,16 @@ def verify_layoffs(layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld],
         used.add(layoff.card)
 
 
+def can_lay_off(layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld], available: Sequence[Card], *,
+                gin: bool = False) -> bool:
+    """Whether :func:`verify_layoffs` accepts these layoffs (R15, R18, R23)."""
+    try:
+        verify_layoffs(layoffs, knocker_melds, available, gin=gin)
+    except LayoffError:
+        return False
+    return True
+
+
 class _Spread:
     """The knocker's melds as layoff targets."""
 

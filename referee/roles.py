@@ -8,11 +8,15 @@ Roles(box='bob', captain='cy', sitter='ann')
 >>> from referee.cards import parse_card
 >>> roles_from_cut({"ann": parse_card("2S"), "bob": parse_card("KH"), "cy": parse_card("7D")})
 Roles(box='bob', captain='cy', sitter='ann')
+>>> verify_seating([1, 2, 3], cut={"1": parse_card("2S"), "2": parse_card("KH"), "3": parse_card("7D")})
+Roles(box=2, captain=3, sitter=1)
+>>> can_seat([1, 2, 3], roles={"box": 1, "captain": 2, "sitter": 4})
+False
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -86,4 +90,44 @@ def next_roles(roles: Roles, winner: Role | None) -> Roles:
         return Roles(box=roles.box, captain=roles.sitter, sitter=roles.captain)
     if winner is Role.CAPTAIN:
         return Roles(box=roles.captain, captain=roles.sitter, sitter=roles.box)
-    raise ValueError("the sitter never plays a hand (R8)")
+    raise RolesError("the sitter never plays a hand", field="winner")
+
+
+def verify_seating(players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId] | None = None,
+                   cut: Mapping[str, Card] | None = None) -> Roles:
+    """The roles of a game's first hand (R8, R9): three different players,
+    seated by the ``roles`` given (the game's three players) or by a ``cut``
+    keyed by each player's id as written in decimal (``"7"``), one card each.
+    Raises :class:`RolesError` or :class:`CutError` naming the field."""
+    if len(set(players)) != 3:
+        raise RolesError(f"three different players are needed, not {list(players)}", field="players",
+                         players=list(players))
+    if roles is not None:
+        if sorted(roles.values(), key=str) != sorted(players, key=str):
+            raise RolesError("box, captain and sitter must be the game's three players", field="roles",
+                             value=dict(roles))
+        return Roles(**roles)
+    if cut is None:
+        raise CutError("a game is seated by a cut or by roles", field="cut", players=list(players))
+    by_name = {str(p): p for p in players}
+    by_player: dict[PlayerId, Card] = {}
+    for key, card in cut.items():
+        if key not in by_name:
+            raise CutError(f"{key!r} is not one of the game's players", field=f"cut.{key}", value=key)
+        by_player[by_name[key]] = card
+    missing = [p for p in players if p not in by_player]
+    if missing:
+        raise CutError(f"each player cuts one card: missing {missing}", field="cut", players=missing)
+    if len(set(by_player.values())) != 3:
+        raise CutError("the three cut cards must be distinct cards", field="cut", players=list(players))
+    return roles_from_cut(by_player)
+
+
+def can_seat(players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId] | None = None,
+             cut: Mapping[str, Card] | None = None) -> bool:
+    """Whether :func:`verify_seating` would seat the table."""
+    try:
+        verify_seating(players, roles=roles, cut=cut)
+    except (RolesError, CutError):
+        return False
+    return True

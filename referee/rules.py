@@ -59,3 +59,18 @@ def verify_option(name: str, value: Any) -> None:
         raise RuleOptionError(f"{name} must be a whole number from {low} to {high}, not {value!r}",
                               field=f"rules.{name}", rule=rule, option=name, value=value,
                               minimum=low, maximum=high)
+
+
+def can_set_option(name: str, value: Any) -> bool:
+    """Whether :func:`verify_option` accepts ``value`` for the option ``name``.
+
+    >>> can_set_option("knock_limit", 7), can_set_option("knock_limit", 11)
+    (True, False)
+    """
+    if name not in OPTIONS:
+        return False
+    try:
+        verify_option(name, value)
+    except RuleOptionError:
+        return False
+    return True

@@ -62,6 +62,19 @@ def verify_counts(knocker_count: object, defender_count: object, rules: Rules = 
                              field=field, value=value, minimum=0, maximum=high)
 
 
+def can_count(knocker_count: object, defender_count: object, rules: Rules = Rules()) -> bool:
+    """Whether :func:`verify_counts` accepts these counts (R25).
+
+    >>> can_count(4, 30), can_count(11, 30)
+    (True, False)
+    """
+    try:
+        verify_counts(knocker_count, defender_count, rules)
+    except CountError:
+        return False
+    return True
+
+
 def score_counts(knocker_count: int, defender_count: int, rules: Rules = Rules()) -> Score:
     """Quick entry (R25): verify the counts, then score them (R16-R18)."""
     verify_counts(knocker_count, defender_count, rules)

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from referee import (
     DRAW,
+    CountError,
     CutError,
     GameStateError,
     HandRecord,
@@ -13,11 +14,15 @@ from referee import (
     Roles,
     RolesError,
     Rules,
+    can_record,
+    can_seat,
     next_roles,
+    parse_card,
     replay,
     roles_from_cut,
     score,
     verify_can_record,
+    verify_seating,
 )
 from tests.test_referee.referee_helpers import PROPERTY, card
 
@@ -112,10 +117,44 @@ def test_r12_a_draw_leaves_the_roles():
 
 
 def test_r8_the_sitter_never_wins_a_hand():
-    with pytest.raises(ValueError, match="R8"):
+    with pytest.raises(RolesError, match="the sitter never plays a hand") as err:
         next_roles(FIRST, Role.SITTER)
-    with pytest.raises(ValueError, match="R8"):
+    assert (err.value.rule, err.value.field) == ("R8", "winner")
+    with pytest.raises(RolesError, match="the sitter never knocks") as err:
         HandRecord(FIRST, Role.SITTER, score(3, 20))
+    assert (err.value.rule, err.value.field) == ("R8", "knocker")
+
+
+@pytest.mark.parametrize(("players", "roles", "cut", "error", "field", "evidence"), [
+    ([1, 1, 2], {"box": 1, "captain": 1, "sitter": 2}, None, RolesError, "players", {"players": [1, 1, 2]}),
+    ([1, 2, 3], {"box": 1, "captain": 2, "sitter": 4}, None, RolesError, "roles",
+     {"value": {"box": 1, "captain": 2, "sitter": 4}}),
+    ([1, 2, 3], None, {"1": "KS", "2": "7H"}, CutError, "cut", {"players": [3]}),
+    ([1, 2, 3], None, {"1": "KS", "2": "7H", "4": "2D"}, CutError, "cut.4", {"value": "4"}),
+    ([1, 2, 3], None, {"01": "KS", "2": "7H", "3": "2D"}, CutError, "cut.01", {"value": "01"}),
+    ([1, 2, 3], None, {"1": "KS", "2": "KS", "3": "2D"}, CutError, "cut", {"players": [1, 2, 3]}),
+    ([1, 2, 3], None, {"1": "KS", "2": "KH", "3": "2D"}, CutError, "cut", {"players": [1, 2]}),
+    ([1, 2, 3], None, None, CutError, "cut", {"players": [1, 2, 3]}),
+])
+def test_r8_r9_verify_seating_names_the_field_and_its_evidence(players, roles, cut, error, field, evidence):
+    cards = None if cut is None else {k: parse_card(v) for k, v in cut.items()}
+    with pytest.raises(error) as err:
+        verify_seating(players, roles=roles, cut=cards)
+    assert err.value.field == field
+    assert {k: getattr(err.value, k) for k in evidence} == evidence
+    assert not can_seat(players, roles=roles, cut=cards)
+
+
+def test_r9_verify_seating_seats_by_the_cut_or_the_roles():
+    cut = {"7": parse_card("AS"), "8": parse_card("QH"), "9": parse_card("10D")}
+    assert verify_seating([7, 8, 9], cut=cut) == Roles(box=8, captain=9, sitter=7)
+    assert verify_seating([7, 8, 9], roles={"box": 9, "captain": 7, "sitter": 8}) == Roles(box=9, captain=7, sitter=8)
+    assert can_seat([7, 8, 9], cut=cut)
+
+
+def test_evidence_an_error_does_not_declare_is_refused_at_once():
+    with pytest.raises(TypeError, match="CountError declares no evidence card"):
+        CountError("a count", card="AS")
 
 
 @pytest.mark.parametrize(("knocker", "counts", "winner", "scorer"), [
@@ -199,7 +238,9 @@ def test_r20_a_game_that_is_won_takes_no_more_hands():
     err = caught.value
     assert str(err) == "the game is over: ann has won"
     assert (err.rule, err.winner) == ("R20", "ann")
+    assert not can_record(state)
     verify_can_record(replay(Rules(), FIRST, game_hands()[:5]))  # not over yet
+    assert can_record(replay(Rules(), FIRST, game_hands()[:5]))
 
 
 def test_r26_hands_after_the_winner_are_refused_naming_them():
