@@ -29,6 +29,7 @@ check: test lint
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/mypy --strict referee
 
 # schemathesis over the whole spec against a live gunicorn server (4 workers)

@@ -49,7 +49,7 @@ class ProblemApi(Api):  # type: ignore[misc]
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
-        default = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        default: str = self.DEFAULT_RESPONSE_CONTENT_TYPE  # type: ignore[has-type]
         self.DEFAULT_RESPONSE_CONTENT_TYPE = PROBLEM_JSON
         try:
             super()._register_responses()

@@ -24,11 +24,16 @@ from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_rec
 class Judged(Protocol):
     """A hand in any of its three forms, as the referee ruled it."""
 
-    mode: str  # cards, counts, draw
-    knocker: Role | None
-    score: Score
-    ruling: dict[str, Any]
-    input: dict[str, Any]
+    @property
+    def mode(self) -> str: ...  # cards, counts, draw
+    @property
+    def knocker(self) -> Role | None: ...
+    @property
+    def score(self) -> Score: ...
+    @property
+    def ruling(self) -> dict[str, Any]: ...
+    @property
+    def input(self) -> dict[str, Any]: ...
 
 
 def create_league(name: str, members: list[int]) -> tuple[League, str]:

@@ -20,7 +20,7 @@ ETAG_HEADER = {"ETag": {"description": "The game's version; send it back in If-M
                         "schema": {"type": "string"}}}
 IF_MATCH = {"in": "header", "name": "If-Match", "schema": {"type": "string"},
             "description": "The game's current ETag (from GET /games/{game_id} or the last write)"}
-SECURITY = [{"bearerAuth": []}]
+SECURITY: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 IDEMPOTENCY_KEY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
     "schema": {"type": "string", "minLength": 16, "maxLength": 255, "pattern": "^[!-~]+$"},

@@ -11,7 +11,7 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, invalid, not_found
 from models import Game, League, LeagueMember, Player, db
-from models.game import GameRow
+from models.game import GameRow, GameView
 from models.security import rotate_key
 from referee import Roles, Rules, verify_seating
 from schemas.games import (
@@ -27,7 +27,7 @@ from schemas.games import (
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
 
 
-def game_dict(game: Game | GameRow) -> dict[str, Any]:
+def game_dict(game: GameView) -> dict[str, Any]:
     return {"id": game.id, "status": game.status, "players": game.players, "rules": game.rules,
             "scores": game.scores, "roles": game.roles, "first_roles": game.first_roles.as_dict(),
             "cut": game.cut, "hands_played": game.hands_played, "winner": game.winner,

@@ -100,7 +100,8 @@ def _rate_one(league: League, record: HandRecord) -> None:
         db.session.add(rows[p])
     if new:
         db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
-    rated = rate_hand(*(MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players), winner)
+    box, captain, sitter = (MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players)
+    rated = rate_hand(box, captain, sitter, winner)
     for p, after in zip(players, rated, strict=True):
         rows[p].mu, rows[p].sigma, rows[p].hands_rated = after.mu, after.sigma, rows[p].hands_rated + 1
 

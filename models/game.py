@@ -19,6 +19,7 @@ from models.database import UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
+from referee.roles import PlayerId
 from referee.stats import Figures, add_hand, finish, game_figures
 
 
@@ -35,7 +36,13 @@ class GameView:
 
     if TYPE_CHECKING:
         id: int
+        players: list[int]
         rules: dict[str, int]
+        cut: dict[str, str] | None
+        status: str
+        league_id: int | None
+        played_at: datetime
+        created_at: datetime
         first_box: int
         first_captain: int
         first_sitter: int
@@ -212,7 +219,7 @@ class Recorded:
     game: GameRow
     hand: HandRow
     record: HandRecord
-    delta: dict[Any, Figures]
+    delta: dict[PlayerId, Figures]
 
 
 def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[str, Any],
@@ -227,8 +234,8 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
     result = result_columns(knocker, score, input, ruling, mode)
     record = HandRecord(seating, knocker, score, result["knocker_deadwood"])
     state = advance(game.rule_options, game.state(), record)
-    hand = HandRow(number=state.hands_played, mode=mode, box=seating.box, captain=seating.captain,
-                   sitter=seating.sitter, knocker=result["knocker"], input=input, ruling=ruling,
+    hand = HandRow(number=state.hands_played, mode=mode, box=int(seating.box), captain=int(seating.captain),
+                   sitter=int(seating.sitter), knocker=result["knocker"], input=input, ruling=ruling,
                    scores_after={str(p): n for p, n in state.scores.items()},
                    seating_follows=state.hands_played not in state.out_of_turn, recorded_at=now())
     after = replace(game, **state_columns(state), version=game.version + 1)
@@ -242,7 +249,7 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
                                                 "new_version": after.version})
     if changed.rowcount != 1:
         raise StaleGame(f"game {game.id} is no longer at version {game.version}")
-    delta = {p: Figures(games_played=0) for p in game.players}
+    delta: dict[PlayerId, Figures] = {p: Figures(games_played=0) for p in game.players}
     add_hand(delta, record)
     if state.winner is not None:
         finish(delta, state.winner)

@@ -18,7 +18,7 @@ DEFAULT_SIGMA = MODEL.sigma
 
 def rate_hand(box: Any, captain: Any, sitter: Any, winner: Role) -> tuple[Any, Any, Any]:
     """The three players' ratings after a hand won by ``winner``'s side (R11)."""
-    ranks = [0, 1] if winner is Role.BOX else [1, 0]
+    ranks: list[float] = [0, 1] if winner is Role.BOX else [1, 0]
     [[box], [captain, sitter]] = MODEL.rate([[box], [captain, sitter]], ranks=ranks)
     return box, captain, sitter
 

@@ -72,7 +72,8 @@ def export_csv(league: League) -> str:
     writer.writerow(CSV_COLUMNS)
     for game in league_games(league.id):
         for h in game.hands:
-            scorer = h.record().scorer
+            scored_by = h.record().scorer
+            scorer = None if scored_by is None else int(scored_by)
             scores = h.scores_after
             writer.writerow([game.id, _iso(game.played_at), h.number, h.mode, h.box, names.get(h.box), h.captain,
                              names.get(h.captain), h.sitter, names.get(h.sitter), h.knocker or "", h.outcome,
