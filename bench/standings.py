@@ -163,7 +163,7 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
 def league_counts(league_id: int) -> dict[str, int]:
     games = db.session.scalar(select(func.count()).select_from(Game).where(Game.league_id == league_id)) or 0
     finished = db.session.scalar(select(func.count()).select_from(Game)
-                                 .where(Game.league_id == league_id, Game.status == "finished")) or 0
+                                 .where(Game.league_id == league_id, Game.winner.is_not(None))) or 0
     hands = db.session.scalar(select(func.count()).select_from(Hand).join(Game, Game.id == Hand.game_id)
                               .where(Game.league_id == league_id)) or 0
     gp = db.session.scalar(select(func.count()).select_from(GamePlayer)

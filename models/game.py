@@ -8,7 +8,7 @@ kept on the game row in the same transaction as every change to its hands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +39,6 @@ class GameView:
         players: list[int]
         rules: dict[str, int]
         cut: dict[str, str] | None
-        status: str
         league_id: int | None
         played_at: datetime
         created_at: datetime
@@ -52,6 +51,11 @@ class GameView:
         hands_played: int
         out_of_turn: list[int]
         version: int
+
+    @property
+    def status(self) -> str:
+        """R20: finished once someone has won."""
+        return "in_progress" if self.winner is None else "finished"
 
     @property
     def first_roles(self) -> Roles:
@@ -80,7 +84,6 @@ def state_columns(state: GameState) -> dict[str, Any]:
     return {"scores": {str(p): n for p, n in state.scores.items()},
             "roles": None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()},
             "winner": None if state.winner is None else int(state.winner),
-            "status": "finished" if state.finished else "in_progress",
             "hands_played": state.hands_played, "out_of_turn": list(state.out_of_turn)}
 
 
@@ -95,7 +98,6 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     first_captain: Mapped[int] = mapped_column(ForeignKey("player.id"))
     first_sitter: Mapped[int] = mapped_column(ForeignKey("player.id"))
     # Derived from the hands (referee.replay), kept in step in each write:
-    status: Mapped[str] = mapped_column(String(20), default="in_progress")
     scores: Mapped[dict[str, int]] = mapped_column(JSON)
     roles: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
     winner: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
@@ -148,28 +150,39 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
         return db.session.execute(select(cls).where(cls.id == game_id).with_for_update()).scalar()
 
 
-@dataclass(frozen=True, slots=True)
 class GameRow(GameView):
     """A game's row as plain values: what a table's phone reads and writes
-    most (the game, its next hand), without the ORM's unit of work."""
+    most (the game, its next hand), without the ORM's unit of work. Its
+    fields are the game table's columns (declared once, on :class:`Game`;
+    :class:`GameView` says their types)."""
 
-    id: int
-    players: list[int]
-    rules: dict[str, int]
-    cut: dict[str, str] | None
-    first_box: int
-    first_captain: int
-    first_sitter: int
-    status: str
-    scores: dict[str, int]
-    roles: dict[str, int] | None
-    winner: int | None
-    hands_played: int
-    out_of_turn: list[int]
-    version: int
-    created_at: datetime
-    league_id: int | None
-    played_at: datetime
+    __slots__ = ("_values",)
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        object.__setattr__(self, "_values", values)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a GameRow is read-only: use replace() for {name}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameRow) and self._values == other._values
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GameRow({self._values!r})"
+
+    def replace(self, **changes: Any) -> GameRow:
+        unknown = set(changes) - set(self._values)
+        if unknown:
+            raise AttributeError(f"a game has no column {sorted(unknown)}")
+        return GameRow({**self._values, **changes})
 
     @classmethod
     def read(cls, game_id: int, *, lock: bool = False) -> GameRow | None:
@@ -182,7 +195,7 @@ class GameRow(GameView):
     @classmethod
     def of(cls, row: Any) -> GameRow:
         """From a result row's mapping that holds (at least) the game's columns."""
-        return cls(**{name: row[name] for name in _GAME_COLUMNS})
+        return cls({name: row[name] for name in _GAME_COLUMNS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +251,7 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
                    sitter=int(seating.sitter), knocker=result["knocker"], input=input, ruling=ruling,
                    scores_after={str(p): n for p, n in state.scores.items()},
                    seating_follows=state.hands_played not in state.out_of_turn, recorded_at=now())
-    after = replace(game, **state_columns(state), version=game.version + 1)
+    after = game.replace(**state_columns(state), version=game.version + 1)
     connection = db.session.connection()
     connection.execute(_INSERT_HAND, {**result, "game_id": game.id, "number": hand.number, "box": hand.box,
                                       "captain": hand.captain, "sitter": hand.sitter,
@@ -316,5 +329,5 @@ _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_HAND = insert(_HANDS)
 _UPDATE_GAME = (update(_GAMES)
                 .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
-                .values({name: bindparam("new_" + name) for name in ("scores", "roles", "winner", "status",
-                                                                     "hands_played", "out_of_turn", "version")}))
+                .values({name: bindparam("new_" + name) for name in ("scores", "roles", "winner", "hands_played",
+                                                                     "out_of_turn", "version")}))
