@@ -4,8 +4,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import CardField, Id, UTCDateTime
-from schemas.hands import SeatingSchema
+from schemas.fields import Id, UTCDateTime
+from schemas.hands import SeatingSchema, card_field
 from schemas.rules import RulesOutSchema, RulesSchema
 
 
@@ -19,7 +19,7 @@ class GameInSchema(Schema):
     """Three players, and either a cut (R9) or the roles given directly."""
 
     players = fields.List(Id(), required=True, validate=validate.Length(equal=3))
-    cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=CardField(),
+    cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=card_field(),
                       validate=validate.Length(max=3),
                       metadata={"description": "Player id -> the card he cut (R9)"})
     roles = fields.Nested(RolesInSchema)

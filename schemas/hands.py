@@ -6,32 +6,56 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import CardField, cards_list
+from schemas.fields import CardField
 from schemas.rulings import RulingSchema
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
 
+# What the spec states of cards, beyond what the fields check (the checks stay
+# where they are: a hand of 9 cards is still a 422 citing R21). A card is a
+# string that referee.cards.parse_card reads (R3), white space being what
+# str.strip() takes off. A hand holds 10 different cards (R21), a meld 3 of
+# them or more (R4, R5) and 10 cards make at most 3 melds (R6), so a layoff
+# names meld 0, 1 or 2 (R23).
+_WHITE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+CARD_PATTERN = rf"^{_WHITE}*(?:[Aa1-9TtJjQqKk]|10)[SsHhDdCc\u2660-\u2667][\ufe0e\ufe0f]?{_WHITE}*$"
+CARD_SPEC = {"type": "string", "pattern": CARD_PATTERN}
+MAX_MELDS = 3
+
+
+def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> CardField:
+    return CardField(metadata={**CARD_SPEC, **(metadata or {})}, **kwargs)
+
+
+def hand_cards(least: int, most: int, description: str, **kwargs: Any) -> fields.List:
+    """``least`` to ``most`` cards, all different: the referee checks both (R21)."""
+    metadata = {"description": description, "minItems": least, "maxItems": most, "uniqueItems": True}
+    return fields.List(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
+
+
+def declared_melds(*, metadata: dict[str, Any] | None = None) -> fields.List:
+    meld = fields.List(card_field(), validate=validate.Length(max=13),
+                       metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True})
+    return fields.List(meld, validate=validate.Length(max=10), allow_none=True, load_default=None,
+                       metadata={"maxItems": MAX_MELDS, **(metadata or {})})
+
 
 class LayoffInSchema(Schema):
-    card = CardField(required=True)
-    meld = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=51),
-                          metadata={"description": "Index into knocker_hand.melds as declared (R23)"})
+    card = card_field(required=True)
+    meld = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=51), metadata={
+        "description": "Index into knocker_hand.melds as declared (R23)", "maximum": MAX_MELDS - 1})
 
 
 class KnockerHandSchema(Schema):
-    cards = cards_list(required=True, metadata={"description": "The knocker's 10 cards after his discard (R21)"})
-    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
-                        validate=validate.Length(max=10), allow_none=True, load_default=None,
-                        metadata={"description": "Declared melds, " + _DECLARED})
-    discard = CardField(allow_none=True, load_default=None,
-                        metadata={"description": "The discard; kept with the hand, no effect on the ruling"})
+    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", required=True)
+    melds = declared_melds(metadata={"description": "Declared melds, " + _DECLARED})
+    discard = card_field(allow_none=True, load_default=None, metadata={
+        "description": "The discard; kept with the hand, no effect on the ruling"})
 
 
 class DefenderHandSchema(Schema):
-    cards = cards_list(required=True, metadata={"description": "The defender's 10 cards (R21)"})
-    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
-                        validate=validate.Length(max=10), allow_none=True, load_default=None,
-                        metadata={"description": "Declared melds, " + _DECLARED})
+    cards = hand_cards(10, 10, "The defender's 10 cards (R21)", required=True)
+    melds = declared_melds(metadata={"description": "Declared melds, " + _DECLARED})
     layoffs = fields.List(fields.Nested(LayoffInSchema), validate=validate.Length(max=10),
                           allow_none=True, load_default=None,
                           metadata={"description": "Declared layoffs in the order played, " + _DECLARED})
@@ -51,7 +75,8 @@ class HandInSchema(Schema):
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
     knocker_deadwood_count = fields.Integer(strict=True, metadata={
-        "description": "R25: 0 to the knock limit (0 is gin)", "minimum": 0})
+        "description": "R25: 0 to the knock limit (0 is gin; the limit is 10 at most)", "minimum": 0,
+        "maximum": 10})
     defender_deadwood_count = fields.Integer(strict=True, metadata={
         "description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100})
     outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})

@@ -2,16 +2,14 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from schemas.fields import CardField, cards_list
-from schemas.hands import DefenderHandSchema, KnockerHandSchema
+from schemas.hands import DefenderHandSchema, KnockerHandSchema, card_field, declared_melds, hand_cards
 from schemas.rules import RulesSchema
 
 
 class KnockInSchema(Schema):
-    cards = cards_list(required=True, metadata={"description": "10 cards after the discard, or 11 before"})
-    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
-                        validate=validate.Length(max=10), allow_none=True, load_default=None)
-    discard = CardField(allow_none=True, load_default=None)
+    cards = hand_cards(10, 11, "10 cards after the discard, or 11 before", required=True)
+    melds = declared_melds()
+    discard = card_field(allow_none=True, load_default=None)
     rules = fields.Nested(RulesSchema)
 
 
