@@ -15,13 +15,20 @@ class RolesInSchema(Schema):
     sitter = Id(required=True)
 
 
+def _three_at_most(cut: dict[str, Any]) -> None:
+    """validate.Length(max=3), which apispec would document as a string's maxLength."""
+    if len(cut) > 3:
+        raise ValidationError("Longer than maximum length 3.")
+
+
 class GameInSchema(Schema):
     """Three players, and either a cut (R9) or the roles given directly."""
 
-    players = fields.List(Id(), required=True, validate=validate.Length(equal=3))
+    players = fields.List(Id(), required=True, validate=validate.Length(equal=3), metadata={"uniqueItems": True})
     cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=card_field(),
-                      validate=validate.Length(max=3),
-                      metadata={"description": "Player id -> the card he cut (R9)"})
+                      validate=_three_at_most, metadata={
+                          "description": "Player id -> the card he cut (R9): one entry for each player",
+                          "minProperties": 3, "maxProperties": 3})
     roles = fields.Nested(RolesInSchema)
     rules = fields.Nested(RulesSchema, load_default=dict)
     league_id = Id(metadata={"description": "The league the game counts for; all three players must be members"})
