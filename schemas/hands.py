@@ -17,8 +17,8 @@ _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: decl
 # str.strip() takes off. A hand holds 10 different cards (R21), a meld 3 of
 # them or more (R4, R5) and 10 cards make at most 3 melds (R6), so a layoff
 # names meld 0, 1 or 2 (R23).
-_WHITE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-CARD_PATTERN = rf"^{_WHITE}*(?:[Aa1-9TtJjQqKk]|10)[SsHhDdCc\u2660-\u2667][\ufe0e\ufe0f]?{_WHITE}*$"
+WHITE_SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+CARD_PATTERN = rf"^{WHITE_SPACE}*(?:[Aa1-9TtJjQqKk]|10)[SsHhDdCc\u2660-\u2667][\ufe0e\ufe0f]?{WHITE_SPACE}*$"
 CARD_SPEC = {"type": "string", "pattern": CARD_PATTERN}
 MAX_MELDS = 3
 
