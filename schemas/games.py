@@ -10,9 +10,9 @@ from schemas.rules import RulesOutSchema, RulesSchema
 
 
 class RolesInSchema(Schema):
-    box = Id(required=True)
-    captain = Id(required=True)
-    sitter = Id(required=True)
+    box = Id(required=True, metadata={"example": 2})
+    captain = Id(required=True, metadata={"example": 3})
+    sitter = Id(required=True, metadata={"example": 1})
 
 
 def _three_at_most(cut: dict[str, Any]) -> None:
@@ -24,7 +24,8 @@ def _three_at_most(cut: dict[str, Any]) -> None:
 class GameInSchema(Schema):
     """Three players, and either a cut (R9) or the roles given directly."""
 
-    players = fields.List(Id(), required=True, validate=validate.Length(equal=3), metadata={"uniqueItems": True})
+    players = fields.List(Id(), required=True, validate=validate.Length(equal=3),
+                          metadata={"uniqueItems": True, "example": [1, 2, 3]})
     cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=card_field(),
                       validate=_three_at_most, metadata={
                           "description": "Player id -> the card he cut (R9): one entry for each player",

@@ -22,22 +22,35 @@ CARD_PATTERN = rf"^{WHITE_SPACE}*(?:[Aa1-9TtJjQqKk]|10)[SsHhDdCc\u2660-\u2667][\
 CARD_SPEC = {"type": "string", "pattern": CARD_PATTERN}
 MAX_MELDS = 3
 
+# The examples make a hand the referee rules on: R24's example, the box knocking
+# with three sets and KC (10), the defender keeping two runs and laying nothing off.
+KNOCK_10 = {"knocker": ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "4S 4H 4D | 5S 5H 5D | 6S 6H 6D"),
+            "defender": ("AH 2H 3H 7H 8H 9H 2S 3S 7S 8S", "AH 2H 3H | 7H 8H 9H")}
+
 
 def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> CardField:
-    return CardField(metadata={**CARD_SPEC, **(metadata or {})}, **kwargs)
+    """A CardField; without CardField's example (10H) unless ``metadata`` gives one:
+    to fill a list of cards, Swagger UI and schemathesis repeat an item's example,
+    and ten 10Hs are no hand. The lists carry examples of their own."""
+    field = CardField(metadata={**CARD_SPEC, **(metadata or {})}, **kwargs)
+    if "example" not in (metadata or {}):
+        del field.metadata["example"]
+    return field
 
 
-def hand_cards(least: int, most: int, description: str, **kwargs: Any) -> fields.List:
+def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> fields.List:
     """``least`` to ``most`` cards, all different: the referee checks both (R21)."""
-    metadata = {"description": description, "minItems": least, "maxItems": most, "uniqueItems": True}
+    metadata = {"description": description, "minItems": least, "maxItems": most, "uniqueItems": True,
+                "example": example.split()}
     return fields.List(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
 
 
-def declared_melds(*, metadata: dict[str, Any] | None = None) -> fields.List:
+def declared_melds(example: str, *, metadata: dict[str, Any] | None = None) -> fields.List:
+    """Melds as declared; ``example`` separates them with ``|``."""
     meld = fields.List(card_field(), validate=validate.Length(max=13),
                        metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True})
-    return fields.List(meld, validate=validate.Length(max=10), allow_none=True, load_default=None,
-                       metadata={"maxItems": MAX_MELDS, **(metadata or {})})
+    return fields.List(meld, validate=validate.Length(max=10), allow_none=True, load_default=None, metadata={
+        "maxItems": MAX_MELDS, "example": [m.split() for m in example.split("|")], **(metadata or {})})
 
 
 class LayoffInSchema(Schema):
@@ -47,18 +60,20 @@ class LayoffInSchema(Schema):
 
 
 class KnockerHandSchema(Schema):
-    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", required=True)
-    melds = declared_melds(metadata={"description": "Declared melds, " + _DECLARED})
+    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", KNOCK_10["knocker"][0],
+                       required=True)
+    melds = declared_melds(KNOCK_10["knocker"][1], metadata={"description": "Declared melds, " + _DECLARED})
     discard = card_field(allow_none=True, load_default=None, metadata={
-        "description": "The discard; kept with the hand, no effect on the ruling"})
+        "description": "The discard; kept with the hand, no effect on the ruling", "example": "QS"})
 
 
 class DefenderHandSchema(Schema):
-    cards = hand_cards(10, 10, "The defender's 10 cards (R21)", required=True)
-    melds = declared_melds(metadata={"description": "Declared melds, " + _DECLARED})
+    cards = hand_cards(10, 10, "The defender's 10 cards (R21)", KNOCK_10["defender"][0], required=True)
+    melds = declared_melds(KNOCK_10["defender"][1], metadata={"description": "Declared melds, " + _DECLARED})
     layoffs = fields.List(fields.Nested(LayoffInSchema), validate=validate.Length(max=10),
                           allow_none=True, load_default=None,
-                          metadata={"description": "Declared layoffs in the order played, " + _DECLARED})
+                          metadata={"description": "Declared layoffs in the order played, " + _DECLARED,
+                                    "example": []})
 
 
 _CARDS_FIELDS = ("knocker_hand", "defender_hand")
@@ -71,7 +86,7 @@ class HandInSchema(Schema):
     `{"outcome": "draw"}` (R12)."""
 
     knocker = fields.String(validate=validate.OneOf(["box", "captain"]),
-                            metadata={"description": "Who knocked: box or captain"})
+                            metadata={"description": "Who knocked: box or captain", "example": "box"})
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
     knocker_deadwood_count = fields.Integer(strict=True, metadata={

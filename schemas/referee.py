@@ -7,9 +7,10 @@ from schemas.rules import RulesSchema
 
 
 class KnockInSchema(Schema):
-    cards = hand_cards(10, 11, "10 cards after the discard, or 11 before", required=True)
-    melds = declared_melds()
-    discard = card_field(allow_none=True, load_default=None)
+    cards = hand_cards(10, 11, "10 cards after the discard, or 11 before", "AS 2S 3S 4H 5H 6H 7D 8D 9D KC QC",
+                       required=True)
+    melds = declared_melds("AS 2S 3S | 4H 5H 6H | 7D 8D 9D")
+    discard = card_field(allow_none=True, load_default=None, metadata={"example": None})
     rules = fields.Nested(RulesSchema)
 
 
