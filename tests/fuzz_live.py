@@ -9,8 +9,10 @@ game, the game's ETag and a fresh Idempotency-Key. Checks that no response is
 a server error and every response conforms to openapi.yaml (status, content
 type, schema, headers).
 
-Bounded by --max-examples per operation and a timeout. Exits non-zero on any
-failure.
+Prints how many answers each operation got, by status class, and the wall
+time. Exits non-zero on any check failure, on any 5xx, and when a write
+operation never got a 2xx (its view was never reached with a request it
+accepts). Bounded by --max-examples per operation and a timeout.
 
     python tests/fuzz_live.py [max_examples]      (default 100)
 """
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,"
           "response_schema_conformance,response_headers_conformance")
 TIMEOUT = 420  # seconds for the schemathesis run: the whole step stays within 8 minutes
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 # Hands whose rulings tests/test_api/conftest.py works out (R14-R18, R12).
 KNOCK_10 = ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "AH 2H 3H 7H 8H 9H 2S 3S 7S 8S")
@@ -126,17 +130,42 @@ def seed(base: str) -> dict[str, Any]:
             "imports": [s.export(leagues[1])]}
 
 
+def tally(counts_path: Path) -> dict[str, Counter[str]]:
+    by_operation: dict[str, Counter[str]] = defaultdict(Counter)
+    if counts_path.exists():
+        for line in counts_path.read_text(encoding="utf-8").splitlines():
+            label, status = line.rsplit("\t", 1)
+            by_operation[label][f"{status[0]}xx"] += 1
+    return by_operation
+
+
+def report(by_operation: dict[str, Counter[str]]) -> list[str]:
+    """Print the table; return what is wrong with it."""
+    width = max((len(label) for label in by_operation), default=10)
+    print(f"\n{'operation':<{width}}  {'calls':>6}  {'2xx':>5}  {'4xx':>5}  {'5xx':>5}")
+    problems = []
+    for label in sorted(by_operation, key=lambda lb: (lb.split(" ", 1)[1], lb)):
+        c = by_operation[label]
+        print(f"{label:<{width}}  {sum(c.values()):>6}  {c['2xx']:>5}  {c['4xx']:>5}  {c['5xx']:>5}")
+        if c["5xx"]:
+            problems.append(f"{label}: {c['5xx']} server errors")
+        if label.startswith(WRITES) and not c["2xx"]:
+            problems.append(f"{label}: no 2xx answer: no request reached its view and was accepted")
+    return problems
+
+
 def main() -> int:
     from tests.live import LiveServer
 
     max_examples = sys.argv[1] if len(sys.argv) > 1 else "100"
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/fuzz.sqlite3", workers=4) as server:
-        state_path, config_path = Path(tmp, "state.json"), Path(tmp, "schemathesis.toml")
+        state_path, counts_path = Path(tmp, "state.json"), Path(tmp, "counts.tsv")
+        config_path = Path(tmp, "schemathesis.toml")
         state_path.write_text(json.dumps(seed(server.base)), encoding="utf-8")
         config_path.write_text("[cache]\nenabled = false\n", encoding="utf-8")  # each run starts afresh
         env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.schemathesis_hooks", "GINREF_FUZZ_BASE": server.base,
-               "GINREF_FUZZ_STATE": str(state_path)}
+               "GINREF_FUZZ_STATE": str(state_path), "GINREF_FUZZ_COUNTS": str(counts_path)}
         command = [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(config_path), "run",
                    f"{server.base}/openapi.json", "--checks", CHECKS,
                    "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", max_examples,
@@ -148,10 +177,13 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             print(f"schemathesis did not finish within {TIMEOUT} s")
             returncode = 1
-        if returncode != 0:
+        problems = report(tally(counts_path))
+        if returncode != 0 or problems:
             print(server.log()[-5000:])
+    for problem in problems:
+        print("FAIL:", problem)
     print(f"\nfuzz-live: {time.monotonic() - started:.0f} s wall time")
-    return returncode
+    return returncode or (1 if problems else 0)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,11 @@ sent the way a careful client sends it, so that it reaches its view.
 - ``POST /leagues/import`` has no body in the spec (the view reads the raw
   document): its positive cases send a real export document.
 
-Configured from the environment: GINREF_FUZZ_BASE (the server's root URL)
-and GINREF_FUZZ_STATE (a JSON file with the seeded keys and export documents).
+Each response's status is appended to a file that fuzz_live.py tallies.
+
+Configured from the environment: GINREF_FUZZ_BASE (the server's root URL),
+GINREF_FUZZ_STATE (a JSON file with the seeded keys and export documents) and
+GINREF_FUZZ_COUNTS (the file the statuses go to).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ GAME_PATH = re.compile(r"^/api/v1/games/([0-9]+)(/hands(?:/[^/]*)?|/key)?$")
 LEAGUE_PATH = re.compile(r"^/api/v1/leagues/([0-9]+)/(key|members)$")
 
 BASE = os.environ.get("GINREF_FUZZ_BASE", "").rstrip("/")
+COUNTS = os.environ.get("GINREF_FUZZ_COUNTS")
 
 _lock = threading.Lock()
 _keys: dict[tuple[str, int], str] = {}
@@ -140,8 +144,16 @@ def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
     case.headers = headers
 
 
+def _record(label: str, status: int) -> None:
+    if COUNTS is None:
+        return
+    with _lock, open(COUNTS, "a", encoding="utf-8") as f:
+        f.write(f"{label}\t{status}\n")
+
+
 @schemathesis.hook
 def after_call(context: Any, case: Any, response: Any) -> None:
+    _record(case.operation.label, response.status_code)
     if response.status_code != 201 or response.request.method != "POST":
         return
     try:
