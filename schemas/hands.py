@@ -85,6 +85,12 @@ class HandInSchema(Schema):
     (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
     `{"outcome": "draw"}` (R12)."""
 
+    class Meta:  # keywords of the whole body, as for GameInSchema
+        json_schema = {"oneOf": [
+            {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
+            {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
+            {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1}]}
+
     knocker = fields.String(validate=validate.OneOf(["box", "captain"]),
                             metadata={"description": "Who knocked: box or captain", "example": "box"})
     knocker_hand = fields.Nested(KnockerHandSchema)

@@ -12,6 +12,11 @@ sent the way a careful client sends it, so that it reaches its view.
 - ``POST /leagues/import`` has no body in the spec (the view reads the raw
   document): its positive cases send a real export document.
 
+The spec fuzzed is the served one with the keywords of whole bodies that the
+schemas declare (``Meta.json_schema``: a game is seated by a cut or by roles,
+a hand is one of three forms) and apispec does not put in the served spec:
+without them nearly every generated hand or game mixes the forms.
+
 Each response's status is appended to a file that fuzz_live.py tallies.
 
 Configured from the environment: GINREF_FUZZ_BASE (the server's root URL),
@@ -33,6 +38,9 @@ from urllib.parse import unquote, urlsplit
 import requests
 import schemathesis
 from schemathesis import GenerationMode
+
+from schemas.games import GameInSchema
+from schemas.hands import HandInSchema
 
 if sys.version_info < (3, 11, 8) or sys.version_info[:3] == (3, 12, 0):
     # ast.parse from two threads at once can fail with "AST constructor
@@ -73,6 +81,15 @@ def _load_state() -> None:
 
 
 _load_state()
+
+
+@schemathesis.hook
+def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
+    components = raw_schema.get("components", {}).get("schemas", {})
+    for name, declared in (("GameIn", GameInSchema), ("HandIn", HandInSchema)):
+        if name in components:
+            for keyword, value in declared.Meta.json_schema.items():
+                components[name].setdefault(keyword, value)
 
 
 def _session() -> requests.Session:
