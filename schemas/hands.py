@@ -6,35 +6,74 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import CardField, cards_list
+from schemas.fields import CardField
 from schemas.rulings import RulingSchema
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
 
+# What the spec states of cards, beyond what the fields check (the checks stay
+# where they are: a hand of 9 cards is still a 422 citing R21). A card is a
+# string that referee.cards.parse_card reads (R3), white space being what
+# str.strip() takes off. A hand holds 10 different cards (R21), a meld 3 of
+# them or more (R4, R5) and 10 cards make at most 3 melds (R6), so a layoff
+# names meld 0, 1 or 2 (R23).
+WHITE_SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+CARD_PATTERN = rf"^{WHITE_SPACE}*(?:[Aa1-9TtJjQqKk]|10)[SsHhDdCc\u2660-\u2667][\ufe0e\ufe0f]?{WHITE_SPACE}*$"
+CARD_SPEC = {"type": "string", "pattern": CARD_PATTERN}
+MAX_MELDS = 3
+
+# The examples make a hand the referee rules on: R24's example, the box knocking
+# with three sets and KC (10), the defender keeping two runs and laying nothing off.
+KNOCK_10 = {"knocker": ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "4S 4H 4D | 5S 5H 5D | 6S 6H 6D"),
+            "defender": ("AH 2H 3H 7H 8H 9H 2S 3S 7S 8S", "AH 2H 3H | 7H 8H 9H")}
+
+
+def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> CardField:
+    """A CardField; without CardField's example (10H) unless ``metadata`` gives one:
+    to fill a list of cards, Swagger UI and schemathesis repeat an item's example,
+    and ten 10Hs are no hand. The lists carry examples of their own."""
+    field = CardField(metadata={**CARD_SPEC, **(metadata or {})}, **kwargs)
+    if "example" not in (metadata or {}):
+        del field.metadata["example"]
+    return field
+
+
+def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> fields.List:
+    """``least`` to ``most`` cards, all different: the referee checks both (R21)."""
+    metadata = {"description": description, "minItems": least, "maxItems": most, "uniqueItems": True,
+                "example": example.split()}
+    return fields.List(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
+
+
+def declared_melds(example: str, *, metadata: dict[str, Any] | None = None) -> fields.List:
+    """Melds as declared; ``example`` separates them with ``|``."""
+    meld = fields.List(card_field(), validate=validate.Length(max=13),
+                       metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True})
+    return fields.List(meld, validate=validate.Length(max=10), allow_none=True, load_default=None, metadata={
+        "maxItems": MAX_MELDS, "example": [m.split() for m in example.split("|")], **(metadata or {})})
+
 
 class LayoffInSchema(Schema):
-    card = CardField(required=True)
-    meld = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=51),
-                          metadata={"description": "Index into knocker_hand.melds as declared (R23)"})
+    card = card_field(required=True)
+    meld = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=51), metadata={
+        "description": "Index into knocker_hand.melds as declared (R23)", "maximum": MAX_MELDS - 1})
 
 
 class KnockerHandSchema(Schema):
-    cards = cards_list(required=True, metadata={"description": "The knocker's 10 cards after his discard (R21)"})
-    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
-                        validate=validate.Length(max=10), allow_none=True, load_default=None,
-                        metadata={"description": "Declared melds, " + _DECLARED})
-    discard = CardField(allow_none=True, load_default=None,
-                        metadata={"description": "The discard; kept with the hand, no effect on the ruling"})
+    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", KNOCK_10["knocker"][0],
+                       required=True)
+    melds = declared_melds(KNOCK_10["knocker"][1], metadata={"description": "Declared melds, " + _DECLARED})
+    discard = card_field(allow_none=True, load_default=None, metadata={
+        "description": "The discard; kept with the hand, no effect on the ruling", "example": "QS"})
 
 
 class DefenderHandSchema(Schema):
-    cards = cards_list(required=True, metadata={"description": "The defender's 10 cards (R21)"})
-    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
-                        validate=validate.Length(max=10), allow_none=True, load_default=None,
-                        metadata={"description": "Declared melds, " + _DECLARED})
+    cards = hand_cards(10, 10, "The defender's 10 cards (R21)", KNOCK_10["defender"][0], required=True)
+    melds = declared_melds(KNOCK_10["defender"][1], metadata={"description": "Declared melds, " + _DECLARED})
     layoffs = fields.List(fields.Nested(LayoffInSchema), validate=validate.Length(max=10),
                           allow_none=True, load_default=None,
-                          metadata={"description": "Declared layoffs in the order played, " + _DECLARED})
+                          metadata={"description": "Declared layoffs in the order played, " + _DECLARED,
+                                    "example": []})
 
 
 _CARDS_FIELDS = ("knocker_hand", "defender_hand")
@@ -46,12 +85,19 @@ class HandInSchema(Schema):
     (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
     `{"outcome": "draw"}` (R12)."""
 
+    class Meta:  # keywords of the whole body, as for GameInSchema
+        json_schema = {"oneOf": [
+            {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
+            {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
+            {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1}]}
+
     knocker = fields.String(validate=validate.OneOf(["box", "captain"]),
-                            metadata={"description": "Who knocked: box or captain"})
+                            metadata={"description": "Who knocked: box or captain", "example": "box"})
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
     knocker_deadwood_count = fields.Integer(strict=True, metadata={
-        "description": "R25: 0 to the knock limit (0 is gin)", "minimum": 0})
+        "description": "R25: 0 to the knock limit (0 is gin; the limit is 10 at most)", "minimum": 0,
+        "maximum": 10})
     defender_deadwood_count = fields.Integer(strict=True, metadata={
         "description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100})
     outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})

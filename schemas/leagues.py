@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, Id, Name, UTCDateTime
+from schemas.fields import MAX_ID, Id, UTCDateTime
+from schemas.players import name_field
 
 
 class LeagueInSchema(Schema):
-    name = Name(required=True)
+    name = name_field(required=True)
     members = fields.List(Id(), load_default=list, validate=validate.Length(max=500),
                           metadata={"description": "Player ids to add as members"})
 

@@ -2,16 +2,15 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from schemas.fields import CardField, cards_list
-from schemas.hands import DefenderHandSchema, KnockerHandSchema
+from schemas.hands import DefenderHandSchema, KnockerHandSchema, card_field, declared_melds, hand_cards
 from schemas.rules import RulesSchema
 
 
 class KnockInSchema(Schema):
-    cards = cards_list(required=True, metadata={"description": "10 cards after the discard, or 11 before"})
-    melds = fields.List(fields.List(CardField(), validate=validate.Length(max=13)),
-                        validate=validate.Length(max=10), allow_none=True, load_default=None)
-    discard = CardField(allow_none=True, load_default=None)
+    cards = hand_cards(10, 11, "10 cards after the discard, or 11 before", "AS 2S 3S 4H 5H 6H 7D 8D 9D KC QC",
+                       required=True)
+    melds = declared_melds("AS 2S 3S | 4H 5H 6H | 7D 8D 9D")
+    discard = card_field(allow_none=True, load_default=None, metadata={"example": None})
     rules = fields.Nested(RulesSchema)
 
 

@@ -1,0 +1,190 @@
+"""Schemathesis hooks for the live run (tests/fuzz_live.py): every write is
+sent the way a careful client sends it, so that it reaches its view.
+
+- The key: a league's key for the league and every game in it, a game's own
+  key for a game outside any league. Keys come back once, in a 201 body
+  (creating a league or a game outside a league, importing a league, rotating
+  a key); every response is read for them, those of schemathesis' own
+  requests included, so a rotation never leaves the run with a revoked key.
+- ``If-Match``: the game's current ETag, read just before each hand write (and
+  before a PATCH that carries one).
+- A fresh ``Idempotency-Key`` on every write.
+- ``POST /leagues/import`` has no body in the spec (the view reads the raw
+  document): its positive cases send a real export document.
+
+The spec fuzzed is the served one with the keywords of whole bodies that the
+schemas declare (``Meta.json_schema``: a game is seated by a cut or by roles,
+a hand is one of three forms) and apispec does not put in the served spec:
+without them nearly every generated hand or game mixes the forms.
+
+Each response's status is appended to a file that fuzz_live.py tallies.
+
+Configured from the environment: GINREF_FUZZ_BASE (the server's root URL),
+GINREF_FUZZ_STATE (a JSON file with the seeded keys and export documents) and
+GINREF_FUZZ_COUNTS (the file the statuses go to).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import uuid
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import requests
+import schemathesis
+from schemathesis import GenerationMode
+
+from schemas.games import GameInSchema
+from schemas.hands import HandInSchema
+
+if sys.version_info < (3, 11, 8) or sys.version_info[:3] == (3, 12, 0):
+    # ast.parse from two threads at once can fail with "AST constructor
+    # recursion depth mismatch" (CPython gh-106905); Hypothesis parses source
+    # files to describe lambdas, from both workers.
+    import ast
+
+    _parse, _parse_lock = ast.parse, threading.Lock()
+
+    def _locked_parse(*args: Any, **kwargs: Any) -> Any:
+        with _parse_lock:
+            return _parse(*args, **kwargs)
+
+    ast.parse = _locked_parse  # type: ignore[assignment]
+
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+GAME_PATH = re.compile(r"^/api/v1/games/([0-9]+)(/hands(?:/[^/]*)?|/key)?$")
+LEAGUE_PATH = re.compile(r"^/api/v1/leagues/([0-9]+)/(key|members)$")
+
+BASE = os.environ.get("GINREF_FUZZ_BASE", "").rstrip("/")
+COUNTS = os.environ.get("GINREF_FUZZ_COUNTS")
+
+_lock = threading.Lock()
+_keys: dict[tuple[str, int], str] = {}
+_imports: list[Any] = []
+_local = threading.local()
+
+
+def _load_state() -> None:
+    path = os.environ.get("GINREF_FUZZ_STATE")
+    if not path:
+        return
+    with open(path, encoding="utf-8") as f:
+        state = json.load(f)
+    for scope, ident, key in state["keys"]:
+        _keys[(scope, int(ident))] = key
+    _imports.extend(state.get("imports", []))
+
+
+_load_state()
+
+
+@schemathesis.hook
+def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
+    components = raw_schema.get("components", {}).get("schemas", {})
+    for name, declared in (("GameIn", GameInSchema), ("HandIn", HandInSchema)):
+        if name in components:
+            for keyword, value in declared.Meta.json_schema.items():
+                components[name].setdefault(keyword, value)
+
+
+def _session() -> requests.Session:
+    session = getattr(_local, "session", None)
+    if session is None:
+        session = _local.session = requests.Session()
+    return session
+
+
+def _key(scope: str, ident: int | None) -> str | None:
+    if ident is None:
+        return None
+    with _lock:
+        return _keys.get((scope, ident))
+
+
+def _learn(scope: str, ident: Any, key: Any) -> None:
+    if isinstance(ident, int) and isinstance(key, str):
+        with _lock:
+            _keys[(scope, ident)] = key
+
+
+def _league_of(body: Any) -> int | None:
+    league_id = body.get("league_id") if isinstance(body, dict) else None
+    return league_id if isinstance(league_id, int) and not isinstance(league_id, bool) else None
+
+
+def _current_game(game_id: int) -> tuple[dict[str, Any], str] | None:
+    """The game as the server has it now, and its ETag; None if there is none."""
+    try:
+        response = _session().get(f"{BASE}/api/v1/games/{game_id}", timeout=20)
+    except requests.RequestException:
+        return None
+    if response.status_code != 200:
+        return None
+    return response.json(), response.headers.get("ETag", "")
+
+
+def _positive(case: Any) -> bool:
+    return case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
+
+
+@schemathesis.hook
+def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
+    method = case.method.upper()
+    if method not in WRITES:
+        return
+    path = unquote(case.formatted_path)
+    headers = dict(case.headers or {})
+    headers["Idempotency-Key"] = uuid.uuid4().hex
+    key: str | None = None
+    if game := GAME_PATH.match(path):
+        found = _current_game(int(game.group(1)))
+        if found is not None:
+            state, etag = found
+            league_id = state.get("league_id")
+            key = _key("league", league_id) if league_id is not None else _key("game", state["id"])
+            hands = (game.group(2) or "").startswith("/hands")
+            if hands or (method == "PATCH" and "If-Match" in headers):
+                headers["If-Match"] = etag
+    elif league := LEAGUE_PATH.match(path):
+        key = _key("league", int(league.group(1)))
+    elif path == "/api/v1/games":
+        key = _key("league", _league_of(case.body))
+    elif path == "/api/v1/leagues/import" and method == "POST" and _imports and _positive(case):
+        kwargs["json"] = _imports[0]
+    if key is not None:
+        headers["Authorization"] = f"Bearer {key}"
+    case.headers = headers
+
+
+def _record(label: str, status: int) -> None:
+    if COUNTS is None:
+        return
+    with _lock, open(COUNTS, "a", encoding="utf-8") as f:
+        f.write(f"{label}\t{status}\n")
+
+
+@schemathesis.hook
+def after_call(context: Any, case: Any, response: Any) -> None:
+    _record(case.operation.label, response.status_code)
+    if response.status_code != 201 or response.request.method != "POST":
+        return
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        return
+    if not isinstance(body, dict) or "key" not in body:
+        return
+    path = urlsplit(response.request.url).path.rstrip("/")
+    if path in ("/api/v1/leagues", "/api/v1/leagues/import"):
+        _learn("league", body.get("id"), body["key"])
+    elif path == "/api/v1/games":
+        _learn("game", body.get("id"), body["key"])
+    elif (league := LEAGUE_PATH.match(path)) and league.group(2) == "key":
+        _learn("league", int(league.group(1)), body["key"])
+    elif (game := GAME_PATH.match(path)) and game.group(2) == "/key":
+        _learn("game", int(game.group(1)), body["key"])
