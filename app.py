@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 import swagger_ui_bundle
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Flask, Response, g, request, send_from_directory
 from flask.cli import AppGroup
 from flask_migrate import Migrate, upgrade
@@ -41,6 +42,21 @@ from models.security import rotate_key
 log = logging.getLogger(__name__)
 
 API_VERSION = "1.0.0"
+
+
+class SchemaKeywordsConverter(OpenAPIConverter):  # type: ignore[misc]
+    """Copies a schema's whole-body keywords (``Meta.json_schema``, e.g. the
+    ``oneOf`` of a hand's three forms) into the spec: apispec reads keywords
+    per field only."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        json_schema: dict[str, Any] = super().schema2jsonschema(schema)
+        json_schema.update(getattr(getattr(schema, "Meta", None), "json_schema", {}))
+        return json_schema
+
+
+class SchemaKeywordsPlugin(MarshmallowPlugin):  # type: ignore[misc]
+    Converter = SchemaKeywordsConverter
 
 
 class ProblemApi(Api):  # type: ignore[misc]
@@ -244,7 +260,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     load_config(app, test_config)
     init_database(app)
     init_bodies(app)
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": SchemaKeywordsPlugin()})
     api.register_converter(IdConverter, id_schema)
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",

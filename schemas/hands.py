@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -34,7 +34,7 @@ def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> Card
     and ten 10Hs are no hand. The lists carry examples of their own."""
     field = CardField(metadata={**CARD_SPEC, **(metadata or {})}, **kwargs)
     if "example" not in (metadata or {}):
-        del field.metadata["example"]
+        del cast(dict[str, Any], field.metadata)["example"]
     return field
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from marshmallow import Schema, fields
 
@@ -17,7 +17,7 @@ NAME_PATTERN = rf"^{WHITE_SPACE}*{_EDGE}(?:{_INNER}*{_EDGE})?{WHITE_SPACE}*$"
 def name_field(**kwargs: Any) -> Name:
     """A Name, with its pattern in the spec."""
     field = Name(**kwargs)
-    field.metadata["pattern"] = NAME_PATTERN
+    cast(dict[str, Any], field.metadata)["pattern"] = NAME_PATTERN
     return field
 
 
