@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: serve serve-prod test check lint fuzz-live bench openapi clean
+.PHONY: serve serve-prod test test-slow check lint fuzz-live bench openapi clean
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,10 +22,16 @@ serve-prod: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
 	$(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 
+# The quick tier: everything but the tests marked slow (long property and fuzz
+# runs, live servers), which `make test-slow`, `make check` and CI run.
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+	@echo "make test: the slow tier (live servers, long property and fuzz runs) was not run: make test-slow or make check"
 
-check: test lint
+test-slow: $(BIN)/.installed
+	$(BIN)/python -m pytest -n 2 -q -m slow
+
+check: test test-slow lint
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

@@ -41,6 +41,7 @@ def _ours(node: ast.AST) -> list[str]:
     return [n.split(".")[0] for n in names if n.split(".")[0] in ALLOWED]
 
 
+@pytest.mark.slow  # an interpreter per module
 @pytest.mark.parametrize("module", MODULES)
 def test_each_module_imports_first_and_alone_in_a_fresh_interpreter(module: str) -> None:
     result = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
@@ -14,6 +15,8 @@ from api.judging import judge_input
 from referee import DECK, CardSyntaxError, RefereeError, Rules, parse_card
 from schemas.hands import HandInSchema
 from schemas.referee import KnockInSchema, RefereeHandInSchema
+
+pytestmark = pytest.mark.slow  # long property and fuzz runs: make test-slow, make check, CI
 
 CARD_TEXT = st.one_of(st.sampled_from([str(c) for c in DECK] + ["10h", "T♥️", "q♠", " as ", "1C"]),
                       st.text(max_size=6))

@@ -33,6 +33,8 @@ from models import db
 from tests.test_api.autoclient import AutoClient
 from tests.test_api.conftest import DRAW, GIN_34, KNOCK_10, Api, by_cards, by_counts, seats
 
+pytestmark = pytest.mark.slow  # long property and fuzz runs: make test-slow, make check, CI
+
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           response_headers_conformance]
 

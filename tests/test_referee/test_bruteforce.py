@@ -4,6 +4,7 @@ on deals built to contain legal knocks, gins, undercuts and layoffs."""
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,8 @@ from tests.test_referee.referee_helpers import (
     legal_knocker,
     names,
 )
+
+pytestmark = pytest.mark.slow  # long property and fuzz runs: make test-slow, make check, CI
 
 
 def adjudication(ruling):

@@ -111,6 +111,7 @@ def test_r14_best_discard_ties_of_equal_value_go_to_the_first_card_in_canonical_
     assert (str(card), least) == (discard, count)
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=3000)
 @given(meldy_hands(10))
 def test_r7_least_deadwood_equals_the_brute_force_reference_on_ten_cards(hand):
