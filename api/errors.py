@@ -13,7 +13,7 @@ from marshmallow import INCLUDE, Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from referee import GameStateError, IllegalKnockError, RefereeError
-from schemas.rulings import arrangement_dict
+from schemas.rulings import ARRANGEMENT
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://ginref.org/problems/"
@@ -189,7 +189,7 @@ def handle_referee_error(error: RefereeError) -> Response:
             members["offending" if key in ("card", "value", "text") else key] = error.evidence[key]
     if isinstance(error, IllegalKnockError):
         legal = error.evidence.get("legal_arrangement")
-        members["legal_arrangement"] = None if legal is None else arrangement_dict(legal)
+        members["legal_arrangement"] = None if legal is None else ARRANGEMENT.dump(legal)
     type_ = RULES_BASE + rule if rule else INVALID_CONTENT
     title = f"Rule {rule}" if rule else "Invalid content"
     response = problem_response(422, f"{field}: {error.message}", title=title, type=type_, **members)

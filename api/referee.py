@@ -5,9 +5,9 @@ from typing import Any
 from api.body import Blueprint
 from api.docs import open_write
 from api.judging import judge_cards
-from referee import Rules, judge_knock
+from referee import KnockVerdict, Rules, judge_knock
 from schemas.referee import KnockInSchema, RefereeHandInSchema
-from schemas.rulings import KnockVerdictSchema, RulingSchema, verdict_dict
+from schemas.rulings import KnockVerdictSchema, RulingSchema
 
 blp = Blueprint("referee", __name__, url_prefix="/referee",
                 description="Rulings without a game: settle a disputed knock")
@@ -17,11 +17,10 @@ blp = Blueprint("referee", __name__, url_prefix="/referee",
 @blp.arguments(KnockInSchema())
 @blp.response(200, KnockVerdictSchema)
 @open_write(blp)
-def judge_knock_view(data: dict[str, Any]) -> dict[str, Any]:
+def judge_knock_view(data: dict[str, Any]) -> KnockVerdict:
     """Can I knock with this? (R14) An illegal knock is a verdict, not an error"""
     rules = Rules.from_options(data.get("rules"))
-    verdict = judge_knock(data["cards"], data.get("melds"), data.get("discard"), rules)
-    return verdict_dict(verdict)
+    return judge_knock(data["cards"], data.get("melds"), data.get("discard"), rules)
 
 
 @blp.route("/hand", methods=["POST"])

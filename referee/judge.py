@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.cards import Card
 from referee.deadwood import arrangements, best_discard, least_deadwood
@@ -68,7 +68,11 @@ class Ruling:
     points: int
     knocker: KnockerPlay
     defender: DefenderPlay
-    defender_better: DefenderPlay | None = None
+
+    @property
+    def defender_better(self) -> DefenderPlay | None:
+        """The defender's best play, when what he declared was worse (R22)."""
+        return self.defender.better
 
 
 def verify_cards(cards: Sequence[Card], field: str, sizes: tuple[int, ...] = (10,),
@@ -238,4 +242,4 @@ def judge_hand(knocker_cards: Sequence[Card], defender_cards: Sequence[Card], *,
             defender_better = ideal
     return Ruling(result.outcome, result.scorer, result.points,
                   KnockerPlay(arrangement.melds, arrangement.deadwood, knocker_better),
-                  play, defender_better)
+                  replace(play, better=defender_better))

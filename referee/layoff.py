@@ -43,11 +43,13 @@ class Layoff:
 
 @dataclass(frozen=True, slots=True)
 class DefenderPlay:
-    """The defender's melds, layoffs (in the order played) and deadwood."""
+    """The defender's melds, layoffs (in the order played) and deadwood; and,
+    when what he declared was worse, his best play (``better``, R22)."""
 
     melds: tuple[Meld, ...]
     layoffs: tuple[Layoff, ...]
     deadwood: tuple[Card, ...]
+    better: DefenderPlay | None = None
 
     @property
     def deadwood_count(self) -> int:

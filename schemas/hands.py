@@ -7,7 +7,7 @@ from typing import Any, cast
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.fields import CardField
-from schemas.rulings import RulingSchema
+from schemas.rulings import Dumped, RulingSchema
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
 
@@ -141,7 +141,7 @@ class HandSchema(Schema):
     seating_follows = fields.Boolean(required=True, metadata={
         "description": "False when a correction of an earlier hand means this seating no longer "
                        "follows by R11 (the hand stands as played, R26)"})
-    ruling = fields.Nested(RulingSchema, required=True)
+    ruling = Dumped(RulingSchema, required=True)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
     scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,

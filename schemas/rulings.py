@@ -1,90 +1,65 @@
-"""Rulings as JSON: the response shapes, and the conversion of the referee's
-value types into the plain dicts that are stored with each hand."""
+"""Rulings as JSON, described once: these schemas dump the referee's own
+value types (cards, melds, arrangements, plays, rulings, verdicts), and a
+hand's stored ruling is that dump."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, post_dump
 
-from referee import Arrangement, Card, DefenderPlay, KnockVerdict, Meld, Ruling, Score
-from referee.judge import KnockerPlay
-
-_SIDE = {"description": "knocker or defender; null for a draw", "enum": ["knocker", "defender", None]}
+from referee import Card, KnockVerdict, Outcome, Ruling, Score, Side
 
 
-def card_list(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+class CardText(fields.String):
+    """A card on output: its canonical spelling (R3)."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else str(value)
 
 
-def meld_lists(melds: Iterable[Meld]) -> list[list[str]]:
-    return [card_list(m.cards) for m in melds]
+class MeldCards(fields.List):
+    """A meld on output: its cards in canonical order."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(CardText(), **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[Any] | None:
+        return super()._serialize(getattr(value, "cards", value), attr, obj, **kwargs)
 
 
-def arrangement_dict(arrangement: Arrangement) -> dict[str, Any]:
-    return {"melds": meld_lists(arrangement.melds), "deadwood": card_list(arrangement.deadwood),
-            "deadwood_count": arrangement.deadwood_count}
+class EnumValue(fields.Enum):
+    """An enum's value on output; a value that is already plain (from a stored
+    dump) is served as it is."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value if value is None or type(value) is str else super()._serialize(value, attr, obj, **kwargs)
 
 
-def _knocker_dict(play: KnockerPlay) -> dict[str, Any]:
-    out = {"melds": meld_lists(play.melds), "deadwood": card_list(play.deadwood),
-           "deadwood_count": play.deadwood_count}
-    if play.better is not None:
-        out["better"] = arrangement_dict(play.better)
-    return out
+class Dumped(fields.Nested):
+    """A nested ruling: dumped from the referee's value types once, when the
+    hand is judged, and stored as that dump; a stored dump is served as it is."""
+
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return nested_obj if isinstance(nested_obj, dict) else super()._serialize(nested_obj, attr, obj, **kwargs)
 
 
-def _defender_dict(play: DefenderPlay, better: DefenderPlay | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "melds": meld_lists(play.melds),
-        "layoffs": [{"card": str(lo.card), "meld": lo.meld} for lo in play.layoffs],
-        "deadwood": card_list(play.deadwood), "deadwood_count": play.deadwood_count}
-    if better is not None:
-        out["better"] = _defender_dict(better)
-    return out
+def _omit_none(data: dict[str, Any], *names: str) -> dict[str, Any]:
+    for name in names:
+        if data.get(name, 0) is None:
+            del data[name]
+    return data
 
 
-def ruling_dict(ruling: Ruling) -> dict[str, Any]:
-    return {"outcome": ruling.outcome.value,
-            "scorer": None if ruling.scorer is None else ruling.scorer.value,
-            "points": ruling.points,
-            "knocker": _knocker_dict(ruling.knocker),
-            "defender": _defender_dict(ruling.defender, ruling.defender_better)}
-
-
-def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> dict[str, Any]:
-    return {"outcome": score.outcome.value, "scorer": None if score.scorer is None else score.scorer.value,
-            "points": score.points,
-            "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker_count},
-            "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": defender_count}}
-
-
-def draw_ruling_dict() -> dict[str, Any]:
-    return {"outcome": "draw", "scorer": None, "points": 0, "knocker": None, "defender": None}
-
-
-def verdict_dict(verdict: KnockVerdict) -> dict[str, Any]:
-    out: dict[str, Any] = {"valid": verdict.valid, **arrangement_dict(verdict.arrangement),
-                           "discard": None if verdict.discard is None else str(verdict.discard)}
-    if not verdict.valid:
-        out["reason"] = verdict.reason
-        out["rule"] = verdict.rule
-        out["legal_arrangement"] = (None if verdict.legal_arrangement is None
-                                    else arrangement_dict(verdict.legal_arrangement))
-    if verdict.better is not None:
-        out["better"] = arrangement_dict(verdict.better)
-    return out
-
-
-# --- response schemas (documentation and the shape of every ruling) ---
+# --- the shape of every ruling: dumped from the referee's own types ---
 
 def _cards(**kw: Any) -> fields.List:
-    return fields.List(fields.String(metadata={"example": "10H"}), **kw)
+    return fields.List(CardText(metadata={"example": "10H"}), **kw)
 
 
 def _melds(**kw: Any) -> fields.List:
-    return fields.List(fields.List(fields.String()), **kw)
+    return fields.List(MeldCards(), **kw)
 
 
 class ArrangementSchema(Schema):
@@ -94,7 +69,7 @@ class ArrangementSchema(Schema):
 
 
 class LayoffSchema(Schema):
-    card = fields.String(required=True, metadata={"description": "A card (R3)"})
+    card = CardText(required=True, metadata={"description": "A card (R3)"})
     meld = fields.Integer(required=True, metadata={"description": "Index into the knocker's melds"})
 
 
@@ -104,6 +79,10 @@ class KnockerRulingSchema(Schema):
     deadwood_count = fields.Integer(required=True)
     better = fields.Nested(ArrangementSchema, metadata={
         "description": "The least-deadwood arrangement, when the declared one was worse (R22)"})
+
+    @post_dump
+    def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return _omit_none(data, "better")
 
 
 class DefenderBetterSchema(Schema):
@@ -122,10 +101,15 @@ class DefenderRulingSchema(Schema):
     better = fields.Nested(DefenderBetterSchema, metadata={
         "description": "The defender's best play, when his declared one was worse (R22)"})
 
+    @post_dump
+    def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return _omit_none(data, "better")
+
 
 class RulingSchema(Schema):
-    outcome = fields.String(required=True, metadata={"enum": ["knock", "gin", "undercut", "draw"]})
-    scorer = fields.String(required=True, allow_none=True, metadata=_SIDE)
+    outcome = EnumValue(Outcome, by_value=True, required=True, metadata={"type": "string"})
+    scorer = EnumValue(Side, by_value=True, required=True, allow_none=True,
+                         metadata={"type": "string", "description": "knocker or defender; null for a draw"})
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerRulingSchema, required=True, allow_none=True)
     defender = fields.Nested(DefenderRulingSchema, required=True, allow_none=True)
@@ -133,11 +117,48 @@ class RulingSchema(Schema):
 
 class KnockVerdictSchema(Schema):
     valid = fields.Boolean(required=True)
-    deadwood_count = fields.Integer(required=True)
-    melds = _melds(required=True)
-    deadwood = _cards(required=True)
-    discard = fields.String(required=True, allow_none=True)
+    deadwood_count = fields.Integer(required=True, attribute="arrangement.deadwood_count")
+    melds = _melds(required=True, attribute="arrangement.melds")
+    deadwood = _cards(required=True, attribute="arrangement.deadwood")
+    discard = CardText(required=True, allow_none=True)
     reason = fields.String()
     rule = fields.String()
     legal_arrangement = fields.Nested(ArrangementSchema, allow_none=True)
     better = fields.Nested(ArrangementSchema)
+
+    @post_dump(pass_original=True)
+    def _optional(self, data: dict[str, Any], verdict: KnockVerdict, **kwargs: Any) -> dict[str, Any]:
+        if verdict.valid:  # why not, and what would be legal: only for an invalid knock (R14)
+            for name in ("reason", "rule", "legal_arrangement"):
+                data.pop(name, None)
+        return _omit_none(data, "better")
+
+
+RULING = RulingSchema()
+ARRANGEMENT = ArrangementSchema()
+VERDICT = KnockVerdictSchema()
+
+
+def card_list(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def ruling_dict(ruling: Ruling) -> dict[str, Any]:
+    """The JSON of a ruling as stored with its hand and served."""
+    return RULING.dump(ruling)
+
+
+def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> dict[str, Any]:
+    """R25: the ruling of a hand entered by counts (no cards, no spreads)."""
+    return RULING.dump({"outcome": score.outcome, "scorer": score.scorer, "points": score.points,
+                        "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker_count},
+                        "defender": {"melds": None, "layoffs": None, "deadwood": None,
+                                     "deadwood_count": defender_count}})
+
+
+def draw_ruling_dict() -> dict[str, Any]:
+    """R12: a draw scores nobody."""
+    return RULING.dump(DRAW_RULING)
+
+
+DRAW_RULING = {"outcome": Outcome.DRAW, "scorer": None, "points": 0, "knocker": None, "defender": None}
