@@ -4,14 +4,15 @@ from typing import Any
 
 from flask import g
 from flask.views import MethodView
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, invalid, not_found
+from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
-from models.game import GameRow, GameView
+from models.game import GameRow
 from models.security import rotate_key
 from referee import Roles, Rules, verify_seating
 from schemas.games import (
@@ -25,14 +26,6 @@ from schemas.games import (
 )
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
-
-
-def game_dict(game: GameView) -> dict[str, Any]:
-    return {"id": game.id, "status": game.status, "players": game.players, "rules": game.rules,
-            "scores": game.scores, "roles": game.roles, "first_roles": game.first_roles.as_dict(),
-            "cut": game.cut, "hands_played": game.hands_played, "winner": game.winner,
-            "out_of_turn": game.out_of_turn, "version": game.version, "league_id": game.league_id,
-            "played_at": game.played_at, "created_at": game.created_at}
 
 
 def load_game(game_id: int, *, lock: bool = False) -> Game:
@@ -76,7 +69,7 @@ class Games(MethodView):
     @blp.arguments(GameInSchema())
     @blp.response(201, GameCreatedSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="league_in_body", conflict=False)
-    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
         """Start a game: three players, a cut (R9) or roles, and rule options.
 
         In a league it needs the league's key. Outside a league it needs none
@@ -86,42 +79,35 @@ class Games(MethodView):
         game, key = services.start_game(
             data["players"], roles, rules, league_id=_league_of(data), played_at=data.get("played_at"),
             cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()})
-        body = game_dict(game)
-        if key is not None:
-            body["key"] = key
-        return body, 201, {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
+        return WithKey(game, key), 201, {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)
-    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+    def get(self, args: dict[str, Any]) -> Page:
         """List games, newest first"""
-        page, per_page = args["page"], args["per_page"]
-        total = db.session.scalar(select(func.count()).select_from(Game))
-        games = db.session.scalars(select(Game).order_by(Game.id.desc())
-                                   .offset((page - 1) * per_page).limit(per_page)).all()
-        return {"items": [game_dict(g) for g in games], "total": total, "page": page, "per_page": per_page}
+        return page_of(select(Game).order_by(Game.id.desc()), args)
 
 
 @blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
+    def get(self, game_id: int) -> tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
         game = GameRow.read(game_id)
         if game is None:
             raise not_found("game", game_id)
-        return game_dict(game), {"ETag": game.etag}
+        return game, {"ETag": game.etag}
 
     @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="optional")
-    def patch(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
+    def patch(self, data: dict[str, Any], game_id: int) -> tuple[Game, dict[str, str]]:
         """Change the rule options, only before the first hand"""
         game = load_game(game_id, lock=True)
         if game.hands_played:
             raise conflict("the rules can change only before the first hand")
         services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
-        return game_dict(game), {"ETag": game.etag}
+        return game, {"ETag": game.etag}
 
 
 @blp.route("/<id:game_id>/key", methods=["POST"])

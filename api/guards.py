@@ -37,7 +37,6 @@ from api.errors import (
     handle_problem,
     not_found,
 )
-from api.games import game_dict
 from api.limits import count_write
 from models import League, db
 from models.game import GameRow, GameView
@@ -142,7 +141,7 @@ def _check_if_match(game: GameView) -> None:
     if "*" not in tags and current not in tags and f"W/{current}" not in tags:
         raise Problem(412, f"the game has changed: its ETag is now {current}",
                       type=PRECONDITION_FAILED, headers={"ETag": current},
-                      game=GameSchema().dump(game_dict(game)))
+                      game=GameSchema().dump(game))
 
 
 def scope_of(credential: KeyRow | None) -> str:

@@ -11,22 +11,13 @@ from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
 from api.judging import judge_input
+from api.shapes import HandInGame
 from models import Game, Hand, db
-from models.game import GameRow, HandRow, StaleGame
+from models.game import GameRow, StaleGame
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands",
                 description="The hands of a game")
-
-
-def hand_dict(hand: Hand | HandRow, game: Game | GameRow) -> dict[str, Any]:
-    """A hand as played (seating, ruling, running scores after it) with the
-    game's state now: roles for the next hand, status and winner."""
-    return {"number": hand.number, "mode": hand.mode, "knocker": hand.knocker,
-            "seating": hand.seating.as_dict(), "seating_follows": hand.seating_follows,
-            "ruling": hand.ruling, "input": hand.input, "discard": hand.input.get("knocker_hand", {}).get("discard"),
-            "scores": hand.scores_after, "roles": game.roles, "status": game.status, "winner": game.winner,
-            "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
 
 
 def _find(game: Game, number: int) -> Hand | None:
@@ -39,12 +30,12 @@ class Hands(MethodView):
     def get(self, game_id: int) -> dict[str, Any]:
         """All hands of a game, in order"""
         game = load_game(game_id)
-        return {"items": [hand_dict(h, game) for h in game.hands]}
+        return {"items": [HandInGame(h, game) for h in game.hands]}
 
     @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
-    def post(self, data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, data: dict[str, Any], game_id: int) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
         judged = judge_input(data, game.rule_options)
@@ -54,25 +45,25 @@ class Hands(MethodView):
             db.session.rollback()
             raise conflict("the game changed while this hand was being recorded: read it again") from None
         hand, game = recorded.hand, recorded.game
-        return hand_dict(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
+        return HandInGame(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
                                             "ETag": game.etag}
 
 
 @blp.route("/<id:number>")
 class HandByNumber(MethodView):
     @blp.response(200, HandSchema)
-    def get(self, game_id: int, number: int) -> dict[str, Any]:
+    def get(self, game_id: int, number: int) -> HandInGame:
         """One hand, its ruling exactly as made"""
         game = load_game(game_id)
         hand = _find(game, number)
         if hand is None:
             raise not_found(f"hand {number} in game", game_id)
-        return hand_dict(hand, game)
+        return HandInGame(hand, game)
 
     @blp.arguments(HandInSchema())
     @blp.response(200, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
-    def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[dict[str, Any], dict[str, str]]:
+    def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[HandInGame, dict[str, str]]:
         """Correct a past hand (R26): re-judged with its seating; later hands stand"""
         game = load_game(game_id, lock=True)
         hand = _find(game, number)
@@ -80,7 +71,7 @@ class HandByNumber(MethodView):
             raise conflict(f"there is no hand {number} to correct: the game has "
                            f"{game.hands_played} hands", rule="R26")
         services.correct_hand(game, hand, judge_input(data, game.rule_options))
-        return hand_dict(hand, game), {"ETag": game.etag}
+        return HandInGame(hand, game), {"ETag": game.etag}
 
     @blp.response(204, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, g, json, request
@@ -11,8 +12,8 @@ import services
 from api.body import Blueprint
 from api.docs import keyed_write, open_write
 from api.errors import INVALID_CONTENT, MALFORMED_JSON, Problem, flatten_messages, invalid, not_found
-from api.games import game_dict
 from api.history import game_history
+from api.shapes import Page, WithKey, page_of
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
 from models.security import rotate_key
 from models.standings import head_to_head, standings
@@ -36,12 +37,23 @@ blp = Blueprint("leagues", __name__, url_prefix="/leagues",
                 description="Leagues: members, standings, head to head, history, export and import")
 
 
-def league_dict(league: League) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class LeagueView:
+    """A league with its members and the number of its games."""
+
+    league: League
+    members: list[int]
+    games: int
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.league, name)
+
+
+def league_view(league: League) -> LeagueView:
     members = list(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)
                                       .order_by(LeagueMember.player_id)))
     games = db.session.scalar(select(func.count()).select_from(Game).where(Game.league_id == league.id)) or 0
-    return {"id": league.id, "name": league.name, "members": members, "games": games,
-            "created_at": league.created_at}
+    return LeagueView(league, members, games)
 
 
 def load_league(league_id: int) -> League:
@@ -65,28 +77,25 @@ class Leagues(MethodView):
     @blp.arguments(LeagueInSchema())
     @blp.response(201, LeagueCreatedSchema)
     @open_write(blp)
-    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
         """Create a league; returns its key, once: every write to the league needs it"""
         league, key = services.create_league(data["name"], _known_players(data["members"], "members"))
-        return {**league_dict(league), "key": key}, 201, {"Location": f"/api/v1/leagues/{league.id}"}
+        return WithKey(league_view(league), key), 201, {"Location": f"/api/v1/leagues/{league.id}"}
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, LeagueListSchema)
-    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+    def get(self, args: dict[str, Any]) -> Page:
         """List leagues"""
-        page, per_page = args["page"], args["per_page"]
-        total = db.session.scalar(select(func.count()).select_from(League))
-        leagues = db.session.scalars(select(League).order_by(League.id).offset((page - 1) * per_page)
-                                     .limit(per_page)).all()
-        return {"items": [league_dict(lg) for lg in leagues], "total": total, "page": page, "per_page": per_page}
+        page = page_of(select(League).order_by(League.id), args)
+        return Page([league_view(league) for league in page.items], page.total, page.page, page.per_page)
 
 
 @blp.route("/<id:league_id>")
 class LeagueById(MethodView):
     @blp.response(200, LeagueSchema)
-    def get(self, league_id: int) -> dict[str, Any]:
+    def get(self, league_id: int) -> LeagueView:
         """Get a league"""
-        return league_dict(load_league(league_id))
+        return league_view(load_league(league_id))
 
 
 @blp.route("/<id:league_id>/key", methods=["POST"])
@@ -102,11 +111,11 @@ def rotate_league_key(league_id: int) -> dict[str, Any]:
 @blp.arguments(MembersInSchema())
 @blp.response(200, LeagueSchema)
 @keyed_write(blp, scope="league", conflict=False)
-def add_members(data: dict[str, Any], league_id: int) -> dict[str, Any]:
+def add_members(data: dict[str, Any], league_id: int) -> LeagueView:
     """Add players to a league"""
     league = load_league(league_id)
     services.add_members(league, _known_players(data["players"], "players"))
-    return league_dict(league)
+    return league_view(league)
 
 
 @blp.route("/<id:league_id>/standings", methods=["GET"])
@@ -142,7 +151,7 @@ def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The league's games, newest first (cursor-paginated)"""
     load_league(league_id)
     games, cursor = game_history(args, league_id=league_id)
-    return {"items": [game_dict(g) for g in games], "next_cursor": cursor}
+    return {"items": games, "next_cursor": cursor}
 
 
 @blp.route("/<id:league_id>/export", methods=["GET"])
@@ -186,5 +195,5 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
             raise invalid(err.field, err.message) from None
         _, key = ApiKey.issue(league_id=league.id)
         db.session.flush()
-        body = LeagueCreatedSchema().dump({**league_dict(league), "key": key})
+        body = LeagueCreatedSchema().dump(WithKey(league_view(league), key))
         return body, 201, {"Location": f"/api/v1/leagues/{league.id}"}

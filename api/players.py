@@ -3,13 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from api.body import Blueprint
 from api.docs import open_write
 from api.errors import not_found
-from api.games import game_dict
 from api.history import game_history
+from api.shapes import Page, page_of
 from models import Player, db
 from schemas.games import GameHistorySchema, PageArgsSchema
 from schemas.leagues import HistoryArgsSchema
@@ -32,13 +32,9 @@ class Players(MethodView):
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, PlayerListSchema)
-    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+    def get(self, args: dict[str, Any]) -> Page:
         """List players"""
-        page, per_page = args["page"], args["per_page"]
-        total = db.session.scalar(select(func.count()).select_from(Player))
-        items = db.session.scalars(select(Player).order_by(Player.id)
-                                   .offset((page - 1) * per_page).limit(per_page)).all()
-        return {"items": items, "total": total, "page": page, "per_page": per_page}
+        return page_of(select(Player).order_by(Player.id), args)
 
 
 @blp.route("/<id:player_id>")
@@ -60,4 +56,4 @@ def list_player_games(args: dict[str, Any], player_id: int) -> dict[str, Any]:
     if db.session.get(Player, player_id) is None:
         raise not_found("player", player_id)
     games, cursor = game_history(args, player_id=player_id)
-    return {"items": [game_dict(g) for g in games], "next_cursor": cursor}
+    return {"items": games, "next_cursor": cursor}

@@ -144,7 +144,7 @@ class HandSchema(Schema):
     ruling = Dumped(RulingSchema, required=True)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
-    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, attribute="scores_after",
                          metadata={"description": "Running scores after this hand"})
     roles = fields.Nested(SeatingSchema, required=True, allow_none=True, metadata={
         "description": "The game's roles for its next hand; null once the game is won"})
