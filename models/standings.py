@@ -3,6 +3,7 @@ figures (``GamePlayer``) and the hand logs."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -41,35 +42,52 @@ def _figures(conditions: list[ColumnElement[bool]]) -> tuple[dict[int, Figures],
     return figures, {p: streaks(r) for p, r in results.items()}
 
 
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    hands_rated: int
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative skill: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One member's line of the standings: his figures (referee.stats), his
+    streaks of games won and his rating."""
+
+    player_id: int
+    name: str
+    figures: Figures
+    current_streak: int
+    longest_streak: int
+    rating: Rating
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.figures, _FIGURE_NAMES.get(name, name))
+
+
+_FIGURE_NAMES = {"total_points": "points", "hands_played": "hands"}
+
+
 def _row(player_id: int, name: str, f: Figures, streak: tuple[int, int],
-         rating: tuple[float, float, int] | None) -> dict[str, Any]:
-    mu, sigma, rated = rating or (DEFAULT_MU, DEFAULT_SIGMA, 0)
-    return {
-        "player_id": player_id, "name": name,
-        "games_played": f.games_played, "games_finished": f.games_finished, "games_won": f.games_won,
-        "win_rate": f.win_rate, "total_points": f.points,
-        "hands_played": f.hands, "hands_box": f.hands_box, "hands_captain": f.hands_captain,
-        "hands_sitter": f.hands_sitter, "hands_won": f.hands_won, "hands_won_box": f.hands_won_box,
-        "hands_won_captain": f.hands_won_captain, "gins": f.gins, "undercuts_made": f.undercuts_made,
-        "undercuts_suffered": f.undercuts_suffered, "knocks": f.knocks,
-        "average_knocker_deadwood": f.average_knocker_deadwood,
-        "average_points_per_hand_won": f.average_points_per_hand_won,
-        "current_streak": streak[0], "longest_streak": streak[1],
-        "rating": {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "hands_rated": rated},
-    }
+         rating: tuple[float, float, int] | None) -> Standing:
+    return Standing(player_id, name, f, streak[0], streak[1], Rating(*(rating or (DEFAULT_MU, DEFAULT_SIGMA, 0))))
 
 
 def _sort_key(sort: str) -> Any:
-    def key(row: dict[str, Any]) -> Any:
-        value = row["rating"]["ordinal"] if sort == "rating" else row[sort]
-        return value
+    def key(row: Standing) -> Any:
+        return row.rating.ordinal if sort == "rating" else getattr(row, sort)
     return key
 
 
-def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[str, Any]]:
+def sort_rows(rows: list[Standing], sort: str, order: str) -> list[Standing]:
     """Sort by ``sort``; nulls last; ties: games won, then total points (both
     descending), then player id ascending, whatever the order asked."""
-    rows = sorted(rows, key=lambda r: (-r["games_won"], -r["total_points"], r["player_id"]))
+    rows = sorted(rows, key=lambda r: (-r.games_won, -r.total_points, r.player_id))
     key = _sort_key(sort)
     present = [r for r in rows if key(r) is not None]
     missing = [r for r in rows if key(r) is None]
@@ -78,7 +96,7 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
 
 
 def standings(league: League, since: datetime | None = None, until: datetime | None = None,
-              sort: str = "rating", order: str = "desc") -> list[dict[str, Any]]:
+              sort: str = "rating", order: str = "desc") -> list[Standing]:
     """Every member's figures; without a date range, from the league's books
     (a few rows, whatever the history's size)."""
     ratings = league_ratings(league)
@@ -102,7 +120,7 @@ def standings(league: League, since: datetime | None = None, until: datetime | N
 
 
 def head_to_head(league: League, a: int, b: int, since: datetime | None = None,
-                 until: datetime | None = None) -> tuple[list[dict[str, Any]], int]:
+                 until: datetime | None = None) -> tuple[list[Standing], int]:
     conditions = _filters(league.id, since, until)
     both = (select(GamePlayer.game_id).where(GamePlayer.player_id == a, *conditions)
             .intersect(select(GamePlayer.game_id).where(GamePlayer.player_id == b, *conditions)))
