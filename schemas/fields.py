@@ -9,9 +9,13 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from referee import Card, CardSyntaxError, parse_card
+from referee import Card, CardSyntaxError, Role, parse_card
 
 MAX_ID = 2147483647
+KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, so never knocks
+MODES = ["cards", "counts", "draw"]  # how a hand was entered: R21, R25, R12
+STATUSES = ["in_progress", "finished"]  # R20
+ORDERS = ["asc", "desc"]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 

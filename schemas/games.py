@@ -4,7 +4,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import Id, UTCDateTime
+from schemas.fields import STATUSES, Id, UTCDateTime
 from schemas.hands import SeatingSchema, card_field
 from schemas.rules import RulesOutSchema, RulesSchema
 
@@ -55,7 +55,7 @@ class GamePatchSchema(Schema):
 
 class GameSchema(Schema):
     id = fields.Integer(required=True)
-    status = fields.String(required=True, metadata={"enum": ["in_progress", "finished"]})
+    status = fields.String(required=True, metadata={"enum": list(STATUSES)})
     players = fields.List(fields.Integer(), required=True)
     rules = fields.Nested(RulesOutSchema, required=True)
     scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)

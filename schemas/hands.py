@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import CardField
+from schemas.fields import KNOCKERS, MODES, STATUSES, CardField
 from schemas.rulings import Dumped, RulingSchema
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
@@ -91,7 +91,7 @@ class HandInSchema(Schema):
             {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
             {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1}]}
 
-    knocker = fields.String(validate=validate.OneOf(["box", "captain"]),
+    knocker = fields.String(validate=validate.OneOf(KNOCKERS),
                             metadata={"description": "Who knocked: box or captain", "example": "box"})
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
@@ -134,8 +134,8 @@ class SeatingSchema(Schema):
 
 class HandSchema(Schema):
     number = fields.Integer(required=True)
-    mode = fields.String(required=True, metadata={"enum": ["cards", "counts", "draw"]})
-    knocker = fields.String(required=True, allow_none=True, metadata={"enum": ["box", "captain", None]})
+    mode = fields.String(required=True, metadata={"enum": list(MODES)})
+    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
     seating = fields.Nested(SeatingSchema, required=True, metadata={
         "description": "The players in each role as the hand was played (R26)"})
     seating_follows = fields.Boolean(required=True, metadata={
@@ -148,7 +148,7 @@ class HandSchema(Schema):
                          metadata={"description": "Running scores after this hand"})
     roles = fields.Nested(SeatingSchema, required=True, allow_none=True, metadata={
         "description": "The game's roles for its next hand; null once the game is won"})
-    status = fields.String(required=True, metadata={"enum": ["in_progress", "finished"],
+    status = fields.String(required=True, metadata={"enum": list(STATUSES),
                                                     "description": "The game's status now"})
     winner = fields.Integer(required=True, allow_none=True, metadata={"description": "The game's winner"})
     recorded_at = fields.DateTime(required=True)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, Id, UTCDateTime
+from schemas.fields import MAX_ID, ORDERS, Id, UTCDateTime
 from schemas.players import name_field
 
 
@@ -52,7 +52,7 @@ _SORT = ["rating", "games_won", "win_rate", "total_points", "games_played", "han
 
 class StandingsArgsSchema(RangeArgsSchema):
     sort = fields.String(load_default="rating", validate=validate.OneOf(_SORT))
-    order = fields.String(load_default="desc", validate=validate.OneOf(["asc", "desc"]))
+    order = fields.String(load_default="desc", validate=validate.OneOf(ORDERS))
 
 
 def _query_id(**kwargs: object) -> fields.Integer:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from schemas.fields import KNOCKERS
 from schemas.hands import DefenderHandSchema, KnockerHandSchema, card_field, declared_melds, hand_cards
 from schemas.rules import RulesSchema
 
@@ -17,7 +18,7 @@ class KnockInSchema(Schema):
 class RefereeHandInSchema(Schema):
     """A hand by cards, judged without a game."""
 
-    knocker = fields.String(validate=validate.OneOf(["box", "captain"]),
+    knocker = fields.String(validate=validate.OneOf(KNOCKERS),
                             metadata={"description": "Optional; not used by the ruling"})
     knocker_hand = fields.Nested(KnockerHandSchema, required=True)
     defender_hand = fields.Nested(DefenderHandSchema, required=True)
