@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import swagger_ui_bundle
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Flask, Response, g, request, send_from_directory
 from flask.cli import AppGroup
+from flask_cors import CORS
 from flask_migrate import Migrate, upgrade
 from flask_smorest import Api
 from sqlalchemy import select
@@ -41,7 +43,8 @@ from models.security import rotate_key
 
 log = logging.getLogger(__name__)
 
-API_VERSION = "1.0.0"
+# One version string: the project's (pyproject.toml), which the spec's info.version repeats.
+API_VERSION = tomllib.loads((Path(__file__).resolve().parent / "pyproject.toml").read_text())["project"]["version"]
 
 
 class SchemaKeywordsConverter(OpenAPIConverter):  # type: ignore[misc]
@@ -90,6 +93,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_KEY_PREFIX="ginref",
+        CORS_ORIGINS="*",  # or a list, e.g. FLASK_CORS_ORIGINS='["https://club.example"]'
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -203,6 +207,15 @@ def init_docs(app: Flask) -> None:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
 
 
+def init_cors(app: Flask) -> None:
+    """Browsers may call /api/v1 from any origin by default (FLASK_CORS_ORIGINS
+    narrows it): there are no cookies, a write needs its bearer key."""
+    CORS(app, resources={r"/api/*": {"origins": app.config["CORS_ORIGINS"]}},
+         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
+         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Disposition"],
+         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], max_age=600)
+
+
 def init_health(app: Flask) -> None:
     @app.route("/health")
     def health() -> dict[str, str]:
@@ -269,6 +282,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_write_requests(app)
     init_request_limits(app)
+    init_cors(app)
     init_docs(app)
     init_health(app)
     init_guards(app)  # last: it checks that every write route declares its guard

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
+from flask import Response, g
 from flask.views import MethodView
 from sqlalchemy import select
 
@@ -10,6 +10,7 @@ import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, invalid, not_found
+from api.guards import not_modified
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
 from models.game import GameRow
@@ -91,12 +92,14 @@ class Games(MethodView):
 @blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    def get(self, game_id: int) -> tuple[GameRow, dict[str, str]]:
+    @blp.alt_response(304, description="Not Modified: the game is as the client's ETag (If-None-Match)",
+                      headers=ETAG_HEADER)
+    def get(self, game_id: int) -> Response | tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
         game = GameRow.read(game_id)
         if game is None:
             raise not_found("game", game_id)
-        return game, {"ETag": game.etag}
+        return not_modified(game.etag) or (game, {"ETag": game.etag})
 
     @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)

@@ -132,16 +132,25 @@ def _resolve(guard: WriteGuard, access: Access) -> None:
 
 
 def _check_if_match(game: GameView) -> None:
-    given = request.headers.get("If-Match")
+    """RFC 9110: If-Match compares strongly (a weak tag never matches), and
+    ``*`` matches the game that is there."""
     current = game.etag
-    if not given:
+    if not request.headers.get("If-Match"):
         raise Problem(428, f"writes to a game's hands need If-Match with the game's ETag (now {current})",
                       type=PRECONDITION_REQUIRED, headers={"ETag": current})
-    tags = [t.strip() for t in given.split(",")]
-    if "*" not in tags and current not in tags and f"W/{current}" not in tags:
-        raise Problem(412, f"the game has changed: its ETag is now {current}",
-                      type=PRECONDITION_FAILED, headers={"ETag": current},
-                      game=GameSchema().dump(game))
+    given = request.if_match
+    if not (given.star_tag or given.contains(current.strip('"'))):
+        raise Problem(412, f"the game has changed: its ETag is now {current} (a weak W/ tag never matches)",
+                      type=PRECONDITION_FAILED, headers={"ETag": current}, game=GameSchema().dump(game))
+
+
+def not_modified(etag: str) -> Response | None:
+    """A read's answer to If-None-Match (RFC 9110: compared weakly): 304 with
+    no body when the client's copy is current."""
+    given = request.if_none_match
+    if given and (given.star_tag or given.contains_weak(etag.strip('"'))):
+        return Response(status=304, headers={"ETag": etag})
+    return None
 
 
 def scope_of(credential: KeyRow | None) -> str:

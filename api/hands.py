@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
+from flask import Response, g
 from flask.views import MethodView
 
 import services
@@ -10,6 +10,7 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
+from api.guards import not_modified
 from api.judging import judge_input
 from api.shapes import HandInGame
 from models import Game, Hand, db
@@ -26,11 +27,13 @@ def _find(game: Game, number: int) -> Hand | None:
 
 @blp.route("")
 class Hands(MethodView):
-    @blp.response(200, HandListSchema)
-    def get(self, game_id: int) -> dict[str, Any]:
-        """All hands of a game, in order"""
+    @blp.response(200, HandListSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="Not Modified: the game is as the client's ETag (If-None-Match)",
+                      headers=ETAG_HEADER)
+    def get(self, game_id: int) -> Response | tuple[dict[str, Any], dict[str, str]]:
+        """All hands of a game, in order; the game's ETag, for conditional reads"""
         game = load_game(game_id)
-        return {"items": [HandInGame(h, game) for h in game.hands]}
+        return not_modified(game.etag) or ({"items": [HandInGame(h, game) for h in game.hands]}, {"ETag": game.etag})
 
     @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)

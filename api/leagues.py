@@ -154,20 +154,28 @@ def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"items": games, "next_cursor": cursor}
 
 
+def _attachment(name: str) -> dict[str, Any]:
+    return {"Content-Disposition": {"description": f"attachment; filename={name}", "schema": {"type": "string"}}}
+
+
 @blp.route("/<id:league_id>/export", methods=["GET"])
-@blp.alt_response(200, schema={"type": "object"}, description="The whole league as JSON", success=True)
+@blp.alt_response(200, schema={"type": "object"}, description="The whole league as JSON", success=True,
+                  headers=_attachment('"league-{league_id}.json"'))
 def export_league_json(league_id: int) -> Response:
     """Export the whole league as JSON (every game, hand, seating, card and ruling)"""
     doc = export_league(load_league(league_id))
-    return Response(json.dumps(doc, ensure_ascii=False), mimetype="application/json")
+    return Response(json.dumps(doc, ensure_ascii=False), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="league-{league_id}.json"'})
 
 
 @blp.route("/<id:league_id>/export.csv", methods=["GET"])
 @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
-                  description="One row per hand: roles, outcome, points, running scores")
+                  description="One row per hand: roles, outcome, points, running scores",
+                  headers=_attachment('"league-{league_id}.csv"'))
 def export_league_csv(league_id: int) -> Response:
     """Export the league's hands as CSV"""
-    return Response(export_csv(load_league(league_id)), mimetype="text/csv")
+    return Response(export_csv(load_league(league_id)), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="league-{league_id}.csv"'})
 
 
 @blp.route("/import", methods=["POST"])

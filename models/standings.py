@@ -70,7 +70,7 @@ class Standing:
         return getattr(self.figures, _FIGURE_NAMES.get(name, name))
 
 
-_FIGURE_NAMES = {"total_points": "points", "hands_played": "hands"}
+_FIGURE_NAMES = {"total_points": "points"}
 
 
 def _row(player_id: int, name: str, f: Figures, streak: tuple[int, int],

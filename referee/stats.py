@@ -50,6 +50,15 @@ class Figures:
             setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     @property
+    def hands_played(self) -> int:
+        """Hands he played, in the box or as captain (R8): sitting out is not playing."""
+        return self.hands_box + self.hands_captain
+
+    @property
+    def hands_sat_out(self) -> int:
+        return self.hands_sitter
+
+    @property
     def hands_won(self) -> int:
         return self.hands_won_box + self.hands_won_captain
 

@@ -79,7 +79,9 @@ class StandingSchema(Schema):
     games_won = fields.Integer(required=True)
     win_rate = fields.Float(required=True, allow_none=True, metadata={"description": "games_won / games_finished"})
     total_points = fields.Integer(required=True)
-    hands_played = fields.Integer(required=True, metadata={"description": "In any role, draws included"})
+    hands_played = fields.Integer(required=True, metadata={
+        "description": "Hands he played, in the box or as captain (R8), draws included"})
+    hands_sat_out = fields.Integer(required=True, metadata={"description": "Hands he sat out (R8)"})
     hands_box = fields.Integer(required=True)
     hands_captain = fields.Integer(required=True)
     hands_sitter = fields.Integer(required=True)

@@ -279,7 +279,7 @@ SEVENTEENTH_GAME_FIRST_HAND = (16, 1, box(5, 5))
 
 # --- figures worked out from the hands ------------------------------------------------------------------
 
-COUNTED = ["games_played", "games_finished", "games_won", "total_points", "hands_played", "hands_box",
+COUNTED = ["games_played", "games_finished", "games_won", "total_points", "hands_played", "hands_sat_out", "hands_box",
            "hands_captain", "hands_sitter", "hands_won", "hands_won_box", "hands_won_captain", "gins",
            "undercuts_made", "undercuts_suffered", "knocks"]
 
@@ -311,7 +311,7 @@ def tally(games: list[Played], players: list[str]) -> dict[str, dict[str, Any]]:
             at = dict(zip(("box", "captain", "sitter"), seat, strict=True))
             for role, p in at.items():
                 if p in rows:
-                    rows[p]["hands_played"] += 1
+                    rows[p]["hands_played" if role != "sitter" else "hands_sat_out"] += 1  # R8
                     rows[p][f"hands_{role}"] += 1
             won = result.winner
             if won is not None and at[won] in rows:
@@ -606,7 +606,7 @@ class TestOneLeagueOfTwentyThreeGames:
             "player_id": league.ids["B"], "name": "Bob",
             "games_played": 18, "games_finished": 16, "games_won": 3, "win_rate": 3 / 16,
             "total_points": 20 + 30 + 6 + 10 + 18 + 45 + 30 + 11 + 2 + 11,
-            "hands_played": 49, "hands_box": 15, "hands_captain": 16, "hands_sitter": 18,
+            "hands_played": 31, "hands_sat_out": 18, "hands_box": 15, "hands_captain": 16, "hands_sitter": 18,
             "hands_won": 10, "hands_won_box": 4, "hands_won_captain": 6,
             "knocks": 10, "gins": 2, "undercuts_suffered": 2, "undercuts_made": 2,
             "average_knocker_deadwood": 10.0,  # his only knock entered by cards: KC
@@ -769,7 +769,8 @@ def test_ratings_draws_do_not_rate(api: Api) -> None:
     initial = {"mu": 25.0, "sigma": 25 / 3, "ordinal": 0.0, "hands_rated": 0}
     rows = api.standings(created["id"])
     assert [r["rating"] for r in rows] == [approx_rating(initial)] * 4
-    assert [r["hands_played"] for r in rows if r["player_id"] != ids["D"]] == [3, 3, 3]
+    played = {r["player_id"]: (r["hands_played"], r["hands_sat_out"]) for r in rows}
+    assert played == {ids["A"]: (3, 0), ids["B"]: (3, 0), ids["C"]: (0, 3), ids["D"]: (0, 0)}  # R8, R12
     api.write("POST", f"/games/{game['id']}/hands", box(2, 12).body, key)  # Ann (box) wins a hand
     rated = {r["player_id"]: r["rating"] for r in api.standings(created["id"])}
     api.write("POST", f"/games/{game['id']}/hands", DRAW.body, key)
