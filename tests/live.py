@@ -5,6 +5,7 @@ process group, then SIGKILL)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -12,7 +13,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, text
 
@@ -48,6 +51,42 @@ def database_url(backend: str, tmp_path: Path, name: str) -> str:
     engine.dispose()
     sep = "&" if "?" in url else "?"
     return f"{url}{sep}options=-csearch_path%3D{name}"
+
+
+@dataclass
+class RawResponse:
+    status: int
+    headers: dict[str, str]  # names in lower case
+    body: bytes
+    seconds: float
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def raw_request(port: int, data: bytes, timeout: float = 10) -> RawResponse:
+    """Send ``data`` as is (no client in between to tidy it up) and read one
+    response, framed by its Content-Length."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        received = b""
+        while b"\r\n\r\n" not in received:
+            chunk = s.recv(65536)
+            if not chunk:
+                raise ConnectionError(f"connection closed after {received!r}")
+            received += chunk
+        head, _, body = received.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {name.strip().lower(): value.strip()
+                   for name, _, value in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        while len(body) < length:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+    return RawResponse(int(lines[0].split()[1]), headers, body, time.monotonic() - started)
 
 
 class LiveServer:
