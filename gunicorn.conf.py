@@ -11,7 +11,8 @@ import os
 
 bind = os.environ.get("GINREF_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GINREF_WORKERS", "4"))
-# gthread, answering its own errors as problem+json (serving.py).
+# gthread, answering its own errors as problem+json and accepting a connection only
+# with a thread free (serving.py).
 worker_class = "serving.ApiWorker"
 threads = int(os.environ.get("GINREF_THREADS", "1"))
 timeout = 30

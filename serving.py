@@ -1,12 +1,16 @@
 """The gunicorn worker for production (``worker_class`` in gunicorn.conf.py).
 
-gunicorn's threaded worker, in which every answer gunicorn gives itself (a
-request it cannot parse or that is over its limits: a bad request line, a bad
-header or ``Content-Length``, a header too large, a malformed chunked body) is
-``application/problem+json``, built by ``api.errors`` like every other error,
-with ``Connection: close``; not gunicorn's HTML page. A chunked body that
-breaks while the application reads it is the same 400, not the application's
-500.
+gunicorn's threaded worker, with two changes:
+
+- Every answer gunicorn gives itself (a request it cannot parse or that is over
+  its limits: a bad request line, a bad header or ``Content-Length``, a header
+  too large, a malformed chunked body) is ``application/problem+json``, built
+  by ``api.errors`` like every other error, with ``Connection: close``; not
+  gunicorn's HTML page. A chunked body that breaks while the application reads
+  it is the same 400, not the application's 500.
+- A worker accepts a new connection only while one of its threads is free, so
+  that a request stuck on a lock or a store never holds up a connection that
+  another worker could serve at once (``/health``, other games).
 """
 
 from __future__ import annotations
@@ -168,11 +172,33 @@ class _BodyProblems:
 
 
 class ApiWorker(ThreadWorker):  # type: ignore[misc]
-    """gunicorn's gthread worker answering its own errors as problem+json."""
+    """gunicorn's gthread worker answering its own errors as problem+json and
+    accepting connections only with a thread free (see the module's docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.busy = 0  # connections handed to the thread pool, not yet finished
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
         self.wsgi = _BodyProblems(self.wsgi, self.cfg)
+
+    # -- a new connection only with a thread free ---------------------------
+
+    def set_accept_enabled(self, enabled: bool) -> None:
+        super().set_accept_enabled(enabled and self.busy < self.cfg.threads)
+
+    def enqueue_req(self, conn: Any) -> None:
+        self.busy += 1
+        super().enqueue_req(conn)
+        self.set_accept_enabled(self._accepting)
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        self.busy -= 1
+        super().finish_request(conn, fs)
+        self.set_accept_enabled(self.alive and self.nr_conns < self.worker_connections)
+
+    # -- errors as problem+json ---------------------------------------------
 
     def handle_request(self, req: Any, conn: Any) -> bool:
         req.body.reader = _CheckedReader(req.body.reader, req)

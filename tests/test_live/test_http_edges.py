@@ -4,6 +4,8 @@ Raw bytes over a socket, to a real server with four workers."""
 
 from __future__ import annotations
 
+import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -111,6 +113,17 @@ def test_a_malformed_chunked_body_is_a_400_problem_not_a_500(server: LiveServer)
 def test_an_unknown_transfer_coding_is_a_501_problem(server: LiveServer) -> None:
     request = post_players("Transfer-Encoding: rot13", b"{}")
     assert_problem(raw_request(server.port, request), 501, PROBLEMS + "unsupported-transfer-coding")
+
+
+def test_a_client_that_stalls_mid_body_holds_up_no_other_connection(server: LiveServer) -> None:
+    # Its worker's one thread waits for the rest of the body; new connections go to the others.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as stalled:
+        stalled.sendall(post_players("Content-Length: 100", b'{"name": '))
+        time.sleep(0.3)
+        seconds = [raw_request(server.port, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                               b"Connection: close\r\n\r\n", timeout=10).seconds for _ in range(20)]
+    print(f"\n/health beside a stalled client: slowest {max(seconds):.3f} s of {len(seconds)}")
+    assert max(seconds) < 1.0, seconds
 
 
 def test_the_server_still_answers_after_the_bad_requests(server: LiveServer) -> None:
