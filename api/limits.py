@@ -24,11 +24,14 @@ from __future__ import annotations
 import logging
 import math
 import time
+from urllib.parse import urlsplit
 
 from flask import Flask, request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, storage_from_string
+from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from api.errors import Problem
 from api.guards import WRITE_METHODS, bearer_key
@@ -38,12 +41,26 @@ log = logging.getLogger(__name__)
 
 TYPE = "https://ginref.org/problems/rate-limited"
 RETRY_STORE = 30.0  # seconds before a failed store is tried again
+STORE_TIMEOUT = 0.3  # seconds for each network call to the store: connecting, then each command
 
 
 def rate_key() -> str:
     """Writes are limited per key (hashed), or per client address without one."""
     key = bearer_key()
     return "key:" + hash_key(key)[:32] if key is not None else "addr:" + (request.remote_addr or "unknown")
+
+
+def open_store(uri: str, timeout: float = STORE_TIMEOUT) -> Storage:
+    """The store named by ``uri``. A Redis store gives up on a connection or a
+    command after ``timeout`` seconds, and at once (redis-py's default is 3 more
+    tries with backoff): a store that hangs costs one write that long, then the
+    limits are kept in memory like for a store that is down.
+    ``RATELIMIT_STORAGE_TIMEOUT`` sets ``timeout``; ``socket_timeout`` and
+    ``socket_connect_timeout`` in the URL's query win over it."""
+    if urlsplit(uri).scheme in ("redis", "rediss", "redis+unix"):
+        return storage_from_string(uri, socket_connect_timeout=timeout, socket_timeout=timeout,
+                                   retry=Retry(NoBackoff(), 0))  # type: ignore[arg-type]
+    return storage_from_string(uri)
 
 
 class WriteLimits:
@@ -53,7 +70,9 @@ class WriteLimits:
         self.items: list[RateLimitItem] = parse_many(str(config["RATELIMIT_WRITES"]))
         self.prefix = str(config.get("RATELIMIT_KEY_PREFIX") or "ginref")
         strategy = STRATEGIES[str(config["RATELIMIT_STRATEGY"])]
-        self.limiter: RateLimiter = strategy(storage_from_string(str(config["RATELIMIT_STORAGE_URI"])))
+        store = open_store(str(config["RATELIMIT_STORAGE_URI"]),
+                           float(config.get("RATELIMIT_STORAGE_TIMEOUT", STORE_TIMEOUT)))
+        self.limiter: RateLimiter = strategy(store)
         self.fallback: RateLimiter = strategy(MemoryStorage())
         self.store_failed_at: float | None = None
 

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -87,6 +88,41 @@ def raw_request(port: int, data: bytes, timeout: float = 10) -> RawResponse:
                 break
             body += chunk
     return RawResponse(int(lines[0].split()[1]), headers, body, time.monotonic() - started)
+
+
+class BlackHole:
+    """A listener on 127.0.0.1 that accepts connections and never answers: a
+    store or database that hangs. ``close()`` (or the block's end) closes every
+    socket: connections to the port are refused from then on."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=64)
+        self.listener.settimeout(0.2)
+        self.port = int(self.listener.getsockname()[1])
+        self.accepted: list[socket.socket] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+
+    def _accept(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.accepted.append(self.listener.accept()[0])
+            except OSError:  # timeout: look at stopped again
+                continue
+
+    def __enter__(self) -> BlackHole:
+        self.thread.start()
+        return self
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=5)
+        for s in [*self.accepted, self.listener]:
+            s.close()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class LiveServer:
