@@ -34,6 +34,21 @@ def redis_up() -> bool:
         return False
 
 
+def postgres_up() -> bool:
+    """Is TEST_DATABASE_URL set, and does its server answer?"""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        return False
+    try:
+        engine = create_engine(url, connect_args={"connect_timeout": 2})
+        with engine.connect():
+            pass
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
