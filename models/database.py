@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -67,6 +68,31 @@ def write_transaction() -> Iterator[None]:
         writing.reset(token)
 
 
+class WriterQueueTimeout(TimeoutError):
+    """A SQLite writer waited its turn longer than ``WRITER_WAIT`` (the API answers 503)."""
+
+
+#: Seconds a SQLite writer waits for its turn in the queue, as long as SQLite's
+#: busy timeout: a writer stuck in its transaction holds the others up no longer.
+WRITER_WAIT = 10.0
+
+
+def _take_turn(fd: int, wait: float) -> None:
+    """Lock ``fd`` (exclusive) within ``wait`` seconds, or raise WriterQueueTimeout.
+    flock has no timeout: tries without blocking, with pauses growing to 2 ms."""
+    deadline = time.monotonic() + wait
+    pause = 0.0002
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise WriterQueueTimeout(f"another write held the database for more than {wait:g} s") from None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.002)
+
+
 def init_engine_events(engine: Engine) -> None:
     """Install the SQLite pragmas and transaction mode on ``engine``."""
     if engine.dialect.name != "sqlite":
@@ -91,11 +117,15 @@ def init_engine_events(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN")
             return
         if lock_path is not None:
-            # Writers queue on a file lock first: the kernel wakes the next one as
-            # soon as the lock is free, where SQLite's own busy handler sleeps in
-            # steps of up to 100 ms (a long tail under load).
+            # Writers queue on a file lock first: the next one gets it within 2 ms
+            # of it being free, where SQLite's own busy handler sleeps in steps of
+            # up to 100 ms (a long tail under load); and waits WRITER_WAIT at most.
             fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                _take_turn(fd, WRITER_WAIT)
+            except BaseException:
+                os.close(fd)
+                raise
             connection.info["ginref_writer_lock"] = fd
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 

@@ -1,12 +1,14 @@
 """A hang becomes a 503 with Retry-After, and never holds up the rest: a
 rate-limit store that never answers, a PostgreSQL lock held by another
-transaction, a database out of reach. Real servers (gunicorn, four workers); ``/health`` is watched all along
+transaction, a SQLite write lock held past the busy timeout, a database out of
+reach. Real servers (gunicorn, four workers); ``/health`` is watched all along
 on new connections. Bounded: every request has a client timeout, every lock
 held by the test is released within 30 s."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -110,6 +112,33 @@ def test_a_rate_limit_store_that_never_answers_costs_a_write_its_short_timeout(t
         assert not health.failures and health.worst < 1.0, (health.failures, health.worst)
         warnings = server.log().count("rate-limit store failed")
         assert 1 <= warnings <= 4, server.log()  # once per worker that met the store
+
+
+@pytest.mark.slow
+def test_a_sqlite_write_lock_held_past_the_busy_timeout_is_a_503_then_the_same_write_succeeds(
+        tmp_path: Path) -> None:
+    path = tmp_path / "busy.sqlite3"
+    with LiveServer(f"sqlite:///{path}", workers=4) as server:
+        games = [new_game(server.base) for _ in range(3)]
+        holder = sqlite3.connect(path, isolation_level=None, timeout=1)
+        try:
+            holder.execute("BEGIN IMMEDIATE")  # the write lock, outside the app's writer queue
+            with HealthWatch(server.port) as health, ThreadPoolExecutor(3) as pool:
+                # three writers at once: one waits on SQLite's busy timeout, two in the queue behind it
+                results = list(pool.map(lambda game: record_draw(server.base, game), games))
+        finally:
+            holder.rollback()
+            holder.close()
+        print(f"\nwrites under the lock: {', '.join(f'{s:.2f} s' for _, s in results)}; "
+              f"/health: slowest {health.worst:.3f} s of {len(health.seconds)}")
+        for r, seconds in results:
+            assert_unavailable(r)
+            assert 9.0 < seconds < 13.0, seconds  # the 10 s busy timeout (or queue wait), not twice that
+        assert not health.failures and health.worst < 1.0, (health.failures, health.worst)
+        assert "503 for POST" in server.log()
+        for game in games:
+            r, _ = record_draw(server.base, game)  # the same request again, once the lock is free
+            assert r.status_code == 201, r.text
 
 
 @contextmanager
