@@ -76,8 +76,10 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
 migrate = Migrate()
 
 
-#: PostgreSQL settings for every connection, in seconds (0 turns one off), each
-#: overridden by the config key named (``FLASK_DATABASE_LOCK_TIMEOUT=2``).
+#: PostgreSQL settings for every connection, in seconds, each overridden by the
+#: config key named (``FLASK_DATABASE_LOCK_TIMEOUT=2``); 0 sends none, leaving the
+#: server's own (none by default; a role's, e.g. behind PgBouncer, which refuses
+#: startup options).
 SERVER_TIMEOUTS = {
     # a write waiting on a row another transaction holds (a stuck game) gives up: 503
     "lock_timeout": ("DATABASE_LOCK_TIMEOUT", 5.0),
@@ -104,10 +106,10 @@ def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict
     for setting, (key, default) in SERVER_TIMEOUTS.items():
         seconds = float(config.get(key, default))
         if seconds < 0:
-            raise ValueError(f"{key} must be a number of seconds >= 0 (0: no timeout), not {seconds}")
-        if f"{setting}=" not in options:
+            raise ValueError(f"{key} must be a number of seconds >= 0 (0: the server's own), not {seconds}")
+        if seconds and f"{setting}=" not in options:
             options = f"{options} -c {setting}={round(seconds * 1000)}".strip()
-    args = {**connect_args, "options": options}
+    args = {**connect_args, "options": options} if options else dict(connect_args)
     if "connect_timeout" not in query:
         key, default = CONNECT_TIMEOUT
         args.setdefault("connect_timeout", int(config.get(key, default)))

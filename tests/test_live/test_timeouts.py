@@ -248,15 +248,29 @@ def _read_and_write_out_of_reach(server: LiveServer, hole: BlackHole) -> dict[st
 
 
 @pytest.mark.skipif(not postgres_up(), reason="no PostgreSQL at TEST_DATABASE_URL")
-def test_server_timeouts_are_set_on_every_postgresql_connection() -> None:
+@pytest.mark.parametrize(("config", "shown"), [
+    ({}, {"lock_timeout": "5s", "statement_timeout": "15s", "idle_in_transaction_session_timeout": "30s"}),
+    ({"DATABASE_LOCK_TIMEOUT": 2.5, "DATABASE_STATEMENT_TIMEOUT": 0},  # 0: the server's own (none)
+     {"lock_timeout": "2500ms", "statement_timeout": "0", "idle_in_transaction_session_timeout": "30s"}),
+])
+def test_server_timeouts_are_set_on_every_postgresql_connection(config: dict[str, float],
+                                                               shown: dict[str, str]) -> None:
     from app import create_app
     from models import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": os.environ["TEST_DATABASE_URL"], "DATABASE_LOCK_TIMEOUT": 2.5,
+    app = create_app({"SQLALCHEMY_DATABASE_URI": os.environ["TEST_DATABASE_URL"], **config,
                       "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": "-csearch_path=public"}}})
     with app.app_context(), db.engine.connect() as conn:
-        shown = {name: conn.execute(text(f"SHOW {name}")).scalar_one() for name in (
-            "lock_timeout", "statement_timeout", "idle_in_transaction_session_timeout", "search_path")}
+        settings = {name: conn.execute(text(f"SHOW {name}")).scalar_one() for name in (*shown, "search_path")}
         db.engine.dispose()
-    assert shown == {"lock_timeout": "2500ms", "statement_timeout": "15s",
-                     "idle_in_transaction_session_timeout": "30s", "search_path": "public"}
+    assert settings == {**shown, "search_path": "public"}
+
+
+def test_a_server_timeout_of_0_is_not_sent_so_the_servers_own_applies() -> None:
+    from app import postgresql_connect_args
+
+    off = {"DATABASE_LOCK_TIMEOUT": 0, "DATABASE_STATEMENT_TIMEOUT": 0, "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT": 0}
+    assert postgresql_connect_args(off, "postgresql+psycopg://db/ginref", {}) == {"connect_timeout": 5}
+    url = "postgresql+psycopg://db/ginref?options=-csearch_path%3Dleague&connect_timeout=9"
+    assert postgresql_connect_args({"DATABASE_LOCK_TIMEOUT": 0}, url, {}) == {
+        "options": "-csearch_path=league -c statement_timeout=15000 -c idle_in_transaction_session_timeout=30000"}
