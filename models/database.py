@@ -72,25 +72,37 @@ class WriterQueueTimeout(TimeoutError):
     """A SQLite writer waited its turn longer than ``WRITER_WAIT`` (the API answers 503)."""
 
 
-#: Seconds a SQLite writer waits for its turn in the queue, as long as SQLite's
-#: busy timeout: a writer stuck in its transaction holds the others up no longer.
+#: Seconds a SQLite writer waits in all, in the queue and then for SQLite's write
+#: lock (as long as the busy timeout): a writer stuck in its transaction, or a
+#: lock held outside the app, holds each of the others up no longer.
 WRITER_WAIT = 10.0
 
 
-def _take_turn(fd: int, wait: float) -> None:
-    """Lock ``fd`` (exclusive) within ``wait`` seconds, or raise WriterQueueTimeout.
-    flock has no timeout: tries without blocking, with pauses growing to 2 ms."""
-    deadline = time.monotonic() + wait
-    pause = 0.0002
+def _take_turn(fd: int, deadline: float) -> bool:
+    """Lock ``fd`` (exclusive) by ``deadline`` (monotonic), or raise
+    WriterQueueTimeout; True if it had to wait. flock has no timeout: tries
+    without blocking, with pauses growing to 2 ms."""
+    waited, pause = False, 0.0002
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
+            return waited
         except BlockingIOError:
             if time.monotonic() >= deadline:
-                raise WriterQueueTimeout(f"another write held the database for more than {wait:g} s") from None
+                raise WriterQueueTimeout(f"another write held the database for more than {WRITER_WAIT:g} s") from None
+        waited = True
         time.sleep(pause)
         pause = min(pause * 2, 0.002)
+
+
+def _begin_immediate(connection: Any, deadline: float) -> None:
+    """BEGIN IMMEDIATE, waiting for SQLite's write lock no later than ``deadline``."""
+    busy = int(connection.exec_driver_sql("PRAGMA busy_timeout").scalar())
+    connection.exec_driver_sql(f"PRAGMA busy_timeout={max(1, round((deadline - time.monotonic()) * 1000))}")
+    try:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    finally:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={busy}")
 
 
 def init_engine_events(engine: Engine) -> None:
@@ -120,13 +132,17 @@ def init_engine_events(engine: Engine) -> None:
             # Writers queue on a file lock first: the next one gets it within 2 ms
             # of it being free, where SQLite's own busy handler sleeps in steps of
             # up to 100 ms (a long tail under load); and waits WRITER_WAIT at most.
+            deadline = time.monotonic() + WRITER_WAIT
             fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
             try:
-                _take_turn(fd, WRITER_WAIT)
+                waited = _take_turn(fd, deadline)
             except BaseException:
                 os.close(fd)
                 raise
             connection.info["ginref_writer_lock"] = fd
+            if waited:  # what is left of WRITER_WAIT, not a busy timeout more
+                _begin_immediate(connection, deadline)
+                return
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     def _release(info: dict[str, Any]) -> None:
