@@ -20,6 +20,7 @@ from flask_cors import CORS
 from flask_migrate import Migrate, upgrade
 from flask_smorest import Api
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api import idempotency, register_blueprints
@@ -114,11 +115,57 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
 migrate = Migrate()
 
 
+#: PostgreSQL settings for every connection, in seconds, each overridden by the
+#: config key named (``FLASK_DATABASE_LOCK_TIMEOUT=2``); 0 sends none, leaving the
+#: server's own (none by default; a role's, e.g. behind PgBouncer, which refuses
+#: startup options).
+SERVER_TIMEOUTS = {
+    # a write waiting on a row another transaction holds (a stuck game) gives up: 503
+    "lock_timeout": ("DATABASE_LOCK_TIMEOUT", 5.0),
+    # any statement running longer (the gunicorn timeout is 30 s)
+    "statement_timeout": ("DATABASE_STATEMENT_TIMEOUT", 15.0),
+    # a transaction left open by a request stalled midway releases its locks
+    "idle_in_transaction_session_timeout": ("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 30.0),
+}
+CONNECT_TIMEOUT = ("DATABASE_CONNECT_TIMEOUT", 5)  # seconds (libpq: at least 2) to reach the server
+
+
+def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict[str, Any]) -> dict[str, Any]:
+    """``connect_args`` with the server timeouts added to libpq's ``options``
+    (after any the URL or ``connect_args`` give, e.g. ``-csearch_path=...``;
+    one they set already is theirs) and a connect timeout (unless given)."""
+
+    query = make_url(uri).query
+    url_options = query.get("options", ())
+    given = [*([url_options] if isinstance(url_options, str) else url_options)]
+    if connect_args.get("options"):
+        given.append(str(connect_args["options"]))
+    options = " ".join(given)
+    for setting, (key, default) in SERVER_TIMEOUTS.items():
+        seconds = float(config.get(key, default))
+        if seconds < 0:
+            raise ValueError(f"{key} must be a number of seconds >= 0 (0: the server's own), not {seconds}")
+        if seconds and f"{setting}=" not in options:
+            options = f"{options} -c {setting}={round(seconds * 1000)}".strip()
+    args = {**connect_args, "options": options} if options else dict(connect_args)
+    if "connect_timeout" not in query:
+        key, default = CONNECT_TIMEOUT
+        args.setdefault("connect_timeout", int(config.get(key, default)))
+    return args
+
+
 def init_database(app: Flask) -> None:
-    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    engine_options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    if not uri.startswith("sqlite"):
         # A server connection can drop (a restart, a proxy's idle timeout): test it
         # at checkout. A SQLite file cannot drop, so it skips the extra statement.
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"].setdefault("pool_pre_ping", True)
+        engine_options.setdefault("pool_pre_ping", True)
+    if uri.startswith("postgresql"):
+        # A hang (a lock held by a stuck transaction, a runaway statement, a server
+        # that does not answer) becomes an error the API answers as a 503.
+        engine_options["connect_args"] = postgresql_connect_args(app.config, uri,
+                                                                 engine_options.get("connect_args", {}))
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
     with app.app_context():

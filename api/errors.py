@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, json
+from flask import Flask, Response, json, request
 from marshmallow import INCLUDE, Schema, fields
+from redis.exceptions import ConnectionError as StoreConnectionError
+from redis.exceptions import TimeoutError as StoreTimeoutError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from referee import GameStateError, IllegalKnockError, RefereeError
@@ -210,10 +213,67 @@ def handle_unexpected(error: Exception) -> Response:
     return problem_response(500, "the server failed to handle this request", type=SERVER_ERROR)
 
 
+RETRY_AFTER = 2  # seconds: a lock, a restart or a failover is often over by then
+
+#: PostgreSQL errors (SQLSTATE) that say "not now" rather than "never": nothing was
+#: committed, and the same request may well succeed when retried.
+TRANSIENT_SQLSTATES = {
+    "55P03": "another transaction held a lock on this data longer than the lock timeout",
+    "57014": "a statement ran longer than the statement timeout",
+    "25P03": "the transaction was idle longer than the database allows",
+    "40P01": "the write deadlocked with another one",
+    "53300": "the database has no connection free",
+    "57P01": "the database is shutting down or restarting",
+    "57P02": "the database is shutting down or restarting",
+    "57P03": "the database is starting up",
+}
+SQLITE_BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED (and their extended codes)
+
+
+def unavailable_cause(error: BaseException) -> str | None:
+    """Why the database or the rate-limit store could not serve this request
+    now (a lock or statement timeout, a dropped or refused connection, a busy
+    SQLite file), or None if ``error`` is a bug or a lasting fault (a 500)."""
+    if isinstance(error, StoreConnectionError | StoreTimeoutError):
+        return "the rate-limit store did not answer"
+    if isinstance(error, TimeoutError):
+        return str(error) or "the database did not answer in time"
+    if not isinstance(error, DBAPIError):
+        return None
+    if error.connection_invalidated:
+        return "the connection to the database dropped"
+    orig = error.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if sqlstate is not None:
+        if sqlstate.startswith("08"):  # connection exception
+            return "the connection to the database failed"
+        return TRANSIENT_SQLSTATES.get(sqlstate)
+    if getattr(orig, "sqlite_errorcode", -1) & 0xFF in SQLITE_BUSY:
+        return "the database was busy with another write for longer than the busy timeout"
+    if isinstance(error, OperationalError) and type(orig).__module__.split(".")[0] in ("psycopg", "psycopg2"):
+        return "the database cannot be reached"  # no SQLSTATE: no answer from a server
+    return None
+
+
+def handle_unavailable(error: Exception) -> Response:
+    """A 503 with Retry-After for a database or store that timed out or is out
+    of reach; any other database error stays a 500."""
+    cause = unavailable_cause(error)
+    if cause is None:
+        return handle_unexpected(error)
+    first_line = str(getattr(error, "orig", None) or error).strip().splitlines()[:1]
+    log.warning("503 for %s %s: %s (%s: %s)", request.method, request.path, cause, type(error).__name__,
+                first_line[0] if first_line else "")
+    return problem_response(503, f"{cause}: retry in {RETRY_AFTER} s", type=TYPE_BASE + "unavailable",
+                            headers={"Retry-After": str(RETRY_AFTER)})
+
+
 def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Problem, handle_problem)
     app.register_error_handler(RefereeError, handle_referee_error)
     app.register_error_handler(InternalServerError, handle_http_exception)
     app.register_error_handler(RecursionError, handle_recursion)
+    for unavailable in (DBAPIError, TimeoutError, StoreConnectionError, StoreTimeoutError):
+        app.register_error_handler(unavailable, handle_unavailable)
     app.register_error_handler(Exception, handle_unexpected)

@@ -26,11 +26,15 @@ from __future__ import annotations
 import logging
 import math
 import time
+from typing import cast
+from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, storage_from_string
+from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from api.errors import RATE_LIMITED, Problem
 
@@ -38,6 +42,20 @@ log = logging.getLogger(__name__)
 
 RETRY_STORE = 30.0  # seconds before a failed store is tried again
 IMPORT_ENDPOINT = "leagues.import_league_json"
+STORE_TIMEOUT = 0.3  # seconds for each network call to the store: connecting, then each command
+
+
+def open_store(uri: str, timeout: float = STORE_TIMEOUT) -> Storage:
+    """The store named by ``uri``. A Redis store gives up on a connection or a
+    command after ``timeout`` seconds, and at once (redis-py's default is 3 more
+    tries with backoff): a store that hangs costs one write that long, then the
+    limits are kept in memory like for a store that is down.
+    ``RATELIMIT_STORAGE_TIMEOUT`` sets ``timeout``; ``socket_timeout`` and
+    ``socket_connect_timeout`` in the URL's query win over it."""
+    if urlsplit(uri).scheme in ("redis", "rediss", "redis+unix"):
+        return cast(Storage, storage_from_string(uri, socket_connect_timeout=timeout, socket_timeout=timeout,
+                                                 retry=Retry(NoBackoff(), 0)))  # type: ignore[arg-type]
+    return cast(Storage, storage_from_string(uri))
 
 
 class WriteLimits:
@@ -48,7 +66,9 @@ class WriteLimits:
         self.import_items: list[RateLimitItem] = parse_many(str(config["RATELIMIT_IMPORTS"]))
         self.prefix = str(config.get("RATELIMIT_KEY_PREFIX") or "ginref")
         strategy = STRATEGIES[str(config["RATELIMIT_STRATEGY"])]
-        self.limiter: RateLimiter = strategy(storage_from_string(str(config["RATELIMIT_STORAGE_URI"])))
+        store = open_store(str(config["RATELIMIT_STORAGE_URI"]),
+                           float(config.get("RATELIMIT_STORAGE_TIMEOUT", STORE_TIMEOUT)))
+        self.limiter: RateLimiter = strategy(store)
         self.fallback: RateLimiter = strategy(MemoryStorage())
         self.store_failed_at: float | None = None
 

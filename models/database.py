@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -72,6 +73,43 @@ def write_transaction() -> Iterator[None]:
         writing.reset(token)
 
 
+class WriterQueueTimeout(TimeoutError):
+    """A SQLite writer waited its turn longer than ``WRITER_WAIT`` (the API answers 503)."""
+
+
+#: Seconds a SQLite writer waits in all, in the queue and then for SQLite's write
+#: lock (as long as the busy timeout): a writer stuck in its transaction, or a
+#: lock held outside the app, holds each of the others up no longer.
+WRITER_WAIT = 10.0
+
+
+def _take_turn(fd: int, deadline: float) -> bool:
+    """Lock ``fd`` (exclusive) by ``deadline`` (monotonic), or raise
+    WriterQueueTimeout; True if it had to wait. flock has no timeout: tries
+    without blocking, with pauses growing to 2 ms."""
+    waited, pause = False, 0.0002
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return waited
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise WriterQueueTimeout(f"another write held the database for more than {WRITER_WAIT:g} s") from None
+        waited = True
+        time.sleep(pause)
+        pause = min(pause * 2, 0.002)
+
+
+def _begin_immediate(connection: Any, deadline: float) -> None:
+    """BEGIN IMMEDIATE, waiting for SQLite's write lock no later than ``deadline``."""
+    busy = int(connection.exec_driver_sql("PRAGMA busy_timeout").scalar())
+    connection.exec_driver_sql(f"PRAGMA busy_timeout={max(1, round((deadline - time.monotonic()) * 1000))}")
+    try:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    finally:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={busy}")
+
+
 def init_engine_events(engine: Engine) -> None:
     """Install the SQLite pragmas and transaction mode on ``engine``."""
     if engine.dialect.name != "sqlite":
@@ -96,12 +134,20 @@ def init_engine_events(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN")
             return
         if lock_path is not None:
-            # Writers queue on a file lock first: the kernel wakes the next one as
-            # soon as the lock is free, where SQLite's own busy handler sleeps in
-            # steps of up to 100 ms (a long tail under load).
+            # Writers queue on a file lock first: the next one gets it within 2 ms
+            # of it being free, where SQLite's own busy handler sleeps in steps of
+            # up to 100 ms (a long tail under load); and waits WRITER_WAIT at most.
+            deadline = time.monotonic() + WRITER_WAIT
             fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                waited = _take_turn(fd, deadline)
+            except BaseException:
+                os.close(fd)
+                raise
             connection.info["ginref_writer_lock"] = fd
+            if waited:  # what is left of WRITER_WAIT, not a busy timeout more
+                _begin_immediate(connection, deadline)
+                return
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     def _release(info: dict[str, Any]) -> None:

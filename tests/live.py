@@ -5,14 +5,18 @@ process group, then SIGKILL)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, text
 
@@ -27,6 +31,21 @@ def redis_up() -> bool:
             s.sendall(b"PING\r\n")
             return s.recv(16).startswith(b"+PONG")
     except OSError:
+        return False
+
+
+def postgres_up() -> bool:
+    """Is TEST_DATABASE_URL set, and does its server answer?"""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        return False
+    try:
+        engine = create_engine(url, connect_args={"connect_timeout": 2})
+        with engine.connect():
+            pass
+        engine.dispose()
+        return True
+    except Exception:
         return False
 
 
@@ -48,6 +67,77 @@ def database_url(backend: str, tmp_path: Path, name: str) -> str:
     engine.dispose()
     sep = "&" if "?" in url else "?"
     return f"{url}{sep}options=-csearch_path%3D{name}"
+
+
+@dataclass
+class RawResponse:
+    status: int
+    headers: dict[str, str]  # names in lower case
+    body: bytes
+    seconds: float
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def raw_request(port: int, data: bytes, timeout: float = 10) -> RawResponse:
+    """Send ``data`` as is (no client in between to tidy it up) and read one
+    response, framed by its Content-Length."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        received = b""
+        while b"\r\n\r\n" not in received:
+            chunk = s.recv(65536)
+            if not chunk:
+                raise ConnectionError(f"connection closed after {received!r}")
+            received += chunk
+        head, _, body = received.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {name.strip().lower(): value.strip()
+                   for name, _, value in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        while len(body) < length:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+    return RawResponse(int(lines[0].split()[1]), headers, body, time.monotonic() - started)
+
+
+class BlackHole:
+    """A listener on 127.0.0.1 that accepts connections and never answers: a
+    store or database that hangs. ``close()`` (or the block's end) closes every
+    socket: connections to the port are refused from then on."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=64)
+        self.listener.settimeout(0.2)
+        self.port = int(self.listener.getsockname()[1])
+        self.accepted: list[socket.socket] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+
+    def _accept(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.accepted.append(self.listener.accept()[0])
+            except OSError:  # timeout: look at stopped again
+                continue
+
+    def __enter__(self) -> BlackHole:
+        self.thread.start()
+        return self
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=5)
+        for s in [*self.accepted, self.listener]:
+            s.close()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class LiveServer:
