@@ -70,7 +70,7 @@ class Games(MethodView):
     @blp.arguments(GameInSchema())
     @blp.response(201, GameCreatedSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="league_in_body", conflict=False)
-    def post(self, data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
+    def post(self, data: dict[str, Any]) -> tuple[Game | WithKey, int, dict[str, str]]:
         """Start a game: three players, a cut (R9) or roles, and rule options.
 
         In a league it needs the league's key. Outside a league it needs none
@@ -80,7 +80,8 @@ class Games(MethodView):
         game, key = services.start_game(
             data["players"], roles, rules, league_id=_league_of(data), played_at=data.get("played_at"),
             cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()})
-        return WithKey(game, key), 201, {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
+        headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
+        return (game if key is None else WithKey(game, key)), 201, headers
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)

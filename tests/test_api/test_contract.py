@@ -122,3 +122,14 @@ def test_the_cut_is_bounded_by_its_entries_not_a_string_length():
     cut = SPEC["components"]["schemas"]["GameIn"]["properties"]["cut"]
     assert (cut.get("minProperties"), cut.get("maxProperties")) == (3, 3)
     assert "maxLength" not in cut
+
+
+def test_a_game_in_a_league_is_created_without_a_key_of_its_own(api, table):
+    league = api.post("/leagues", {"name": "Club", "members": table.ids}).get_json()
+    created = api.client.post("/api/v1/games", json={"players": table.ids, "roles": seats(*table.ids),
+                                                     "league_id": league["id"]},
+                              headers={"Authorization": f"Bearer {league['key']}"})
+    assert created.status_code == 201
+    assert "key" not in created.get_json()  # written with the league's key
+    alone = api.post("/games", {"players": table.ids, "roles": seats(*table.ids)}).get_json()
+    assert alone["key"].startswith("grk_")
