@@ -52,7 +52,7 @@ def _header_detail(name: str) -> str:
     return f"a header line is not 'name: value': {_shown(name)}"
 
 
-def describe(exc: BaseException, cfg: Any) -> tuple[int, str, str]:
+def describe(exc: BaseException, cfg: Any) -> tuple[int, str, str]:  # noqa: C901 (one branch per error)
     """(status, problem type, detail) for an error gunicorn meets before or
     outside the application; 500 for anything that is not the client's."""
     if isinstance(exc, errors.LimitRequestLine):

@@ -33,7 +33,7 @@ MAX_ID = 2147483647
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-class NumberOutOfRange(ValueError):
+class NumberOutOfRangeError(ValueError):
     """A JSON number this API does not read; ``path`` is where it stands."""
 
     def __init__(self, path: str, text: str) -> None:
@@ -68,7 +68,7 @@ def _find(value: Any, path: str) -> tuple[str, _Huge] | None:
 
 
 def loads(data: str | bytes) -> Any:
-    """``json.loads`` with bounded numbers (see :class:`NumberOutOfRange`)."""
+    """``json.loads`` with bounded numbers (see :class:`NumberOutOfRangeError`)."""
     huge: list[_Huge] = []
 
     def parse_int(text: str) -> int | _Huge:
@@ -91,7 +91,7 @@ def loads(data: str | bytes) -> Any:
     value = json.loads(data, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant)
     if huge:
         path, number = _find(value, "") or ("body", huge[0])
-        raise NumberOutOfRange(path, number.text)
+        raise NumberOutOfRangeError(path, number.text)
     return value
 
 
@@ -102,7 +102,7 @@ class BoundedJSONProvider(DefaultJSONProvider):
 
 class ApiRequest(Request):
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
-        if isinstance(e, NumberOutOfRange):
+        if isinstance(e, NumberOutOfRangeError):
             raise e
         return super().on_json_loading_failed(e)
 
@@ -119,7 +119,7 @@ class BoundedParser(FlaskParser):
         return loads(data)
 
 
-def out_of_range(error: NumberOutOfRange) -> Problem:
+def out_of_range(error: NumberOutOfRangeError) -> Problem:
     shown = error.text if len(error.text) <= 40 else f"{error.text[:20]}...({len(error.text)} characters)"
     return invalid(error.path, f"the number {shown} is out of range: integers have at most {MAX_DIGITS} "
                                "digits, and numbers must be finite")
@@ -173,7 +173,7 @@ def read_chunked_body() -> None:
 
 def init_bodies(app: Flask) -> None:
     app.json = BoundedJSONProvider(app)
-    app.register_error_handler(NumberOutOfRange, lambda error: handle_problem(out_of_range(error)))
+    app.register_error_handler(NumberOutOfRangeError, lambda error: handle_problem(out_of_range(error)))
     app.request_class = ApiRequest
     app.url_map.converters["id"] = IdConverter
 

@@ -67,7 +67,7 @@ class ProblemSchema(Schema):
     meld = fields.Raw(metadata={"description": "The meld concerned"})
 
 
-class Problem(Exception):
+class Problem(Exception):  # noqa: N818 (RFC 9457's name for what it carries)
     """An error response to raise from a view (409 conflicts, 404s, ...)."""
 
     def __init__(self, status: int, detail: str, *, title: str | None = None,

@@ -40,7 +40,7 @@ from api.errors import (
 from api.limits import count_write
 from models import League, db
 from models.game import GameRow, GameView
-from models.security import KeyRow, StaleKey, find_key, hash_key, lock_game_with_key
+from models.security import KeyRow, StaleKeyError, find_key, hash_key, lock_game_with_key
 from schemas.games import GameSchema
 
 
@@ -202,7 +202,7 @@ def declared_guards(app: Flask) -> dict[tuple[str, str], WriteGuard]:
     return guards
 
 
-def _stale_key(_error: StaleKey) -> Response:
+def _stale_key(_error: StaleKeyError) -> Response:
     return handle_problem(_unauthorized("this key was revoked meanwhile, by another rotation", "invalid_token"))
 
 
@@ -210,4 +210,4 @@ def init_guards(app: Flask) -> None:
     """After every route is registered."""
     app.extensions["write_guards"] = declared_guards(app)
     app.before_request(guard_write)
-    app.register_error_handler(StaleKey, _stale_key)
+    app.register_error_handler(StaleKeyError, _stale_key)

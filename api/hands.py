@@ -14,7 +14,7 @@ from api.guards import not_modified
 from api.judging import judge_input
 from api.shapes import HandInGame
 from models import Game, Hand, db
-from models.game import GameRow, StaleGame
+from models.game import GameRow, StaleGameError
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands",
@@ -44,7 +44,7 @@ class Hands(MethodView):
         judged = judge_input(data, game.rule_options)
         try:
             recorded = services.record_next_hand(game, judged)
-        except StaleGame:  # never expected under the row lock; if it were, nothing is written
+        except StaleGameError:  # never expected under the row lock; if it were, nothing is written
             db.session.rollback()
             raise conflict("the game changed while this hand was being recorded: read it again") from None
         hand, game = recorded.hand, recorded.game

@@ -17,7 +17,7 @@ from api.shapes import Page, WithKey, page_of
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
 from models.security import rotate_key
 from models.standings import head_to_head, standings
-from models.transfer import ImportError_, export_csv, export_league, import_league
+from models.transfer import ImportDocumentError, export_csv, export_league, import_league
 from schemas.games import GameHistorySchema, KeySchema, PageArgsSchema
 from schemas.leagues import (
     HeadToHeadArgsSchema,
@@ -198,7 +198,7 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     with write_transaction():
         try:
             league = import_league(doc)
-        except ImportError_ as err:
+        except ImportDocumentError as err:
             db.session.rollback()
             raise invalid(err.field, err.message) from None
         _, key = ApiKey.issue(league_id=league.id)

@@ -73,7 +73,7 @@ def write_transaction() -> Iterator[None]:
         writing.reset(token)
 
 
-class WriterQueueTimeout(TimeoutError):
+class WriterQueueTimeoutError(TimeoutError):
     """A SQLite writer waited its turn longer than ``WRITER_WAIT`` (the API answers 503)."""
 
 
@@ -85,7 +85,7 @@ WRITER_WAIT = 10.0
 
 def _take_turn(fd: int, deadline: float) -> bool:
     """Lock ``fd`` (exclusive) by ``deadline`` (monotonic), or raise
-    WriterQueueTimeout; True if it had to wait. flock has no timeout: tries
+    WriterQueueTimeoutError; True if it had to wait. flock has no timeout: tries
     without blocking, with pauses growing to 2 ms."""
     waited, pause = False, 0.0002
     while True:
@@ -94,7 +94,8 @@ def _take_turn(fd: int, deadline: float) -> bool:
             return waited
         except BlockingIOError:
             if time.monotonic() >= deadline:
-                raise WriterQueueTimeout(f"another write held the database for more than {WRITER_WAIT:g} s") from None
+                raise WriterQueueTimeoutError(
+                    f"another write held the database for more than {WRITER_WAIT:g} s") from None
         waited = True
         time.sleep(pause)
         pause = min(pause * 2, 0.002)

@@ -220,7 +220,7 @@ class HandRow:
         return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
 
 
-class StaleGame(Exception):
+class StaleGameError(Exception):
     """The game's row changed under a write that held its lock: never expected."""
 
 
@@ -235,7 +235,7 @@ class Recorded:
     delta: dict[PlayerId, Figures]
 
 
-def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[str, Any],
+def record_hand(game: GameRow, knocker: Role | None, score: Score, hand_input: dict[str, Any],
                 ruling: dict[str, Any], mode: str) -> Recorded:
     """Record the next hand of ``game`` (read with ``lock=True`` in this
     transaction) in the seating the game expects: the stored state advanced
@@ -244,11 +244,11 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
     other hands."""
     seating = game.next_roles
     assert seating is not None  # a finished game has no next hand (R20)
-    result = result_columns(knocker, score, input, ruling, mode)
+    result = result_columns(knocker, score, hand_input, ruling, mode)
     record = HandRecord(seating, knocker, score, result["knocker_deadwood"])
     state = advance(game.rule_options, game.state(), record)
     hand = HandRow(number=state.hands_played, mode=mode, box=int(seating.box), captain=int(seating.captain),
-                   sitter=int(seating.sitter), knocker=result["knocker"], input=input, ruling=ruling,
+                   sitter=int(seating.sitter), knocker=result["knocker"], input=hand_input, ruling=ruling,
                    scores_after={str(p): n for p, n in state.scores.items()},
                    seating_follows=state.hands_played not in state.out_of_turn, recorded_at=now())
     after = game.replace(**state_columns(state), version=game.version + 1)
@@ -261,7 +261,7 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, input: dict[s
                                                 "game_id": game.id, "old_version": game.version,
                                                 "new_version": after.version})
     if changed.rowcount != 1:
-        raise StaleGame(f"game {game.id} is no longer at version {game.version}")
+        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
     delta: dict[PlayerId, Figures] = {p: Figures(games_played=0) for p in game.players}
     add_hand(delta, record)
     if state.winner is not None:
@@ -309,18 +309,18 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         return HandRecord(self.seating, knocker, Score(Outcome(self.outcome), scorer, self.points),
                           self.knocker_deadwood)
 
-    def set_result(self, knocker: Role | None, score: Score, input: dict[str, Any],
+    def set_result(self, knocker: Role | None, score: Score, hand_input: dict[str, Any],
                    ruling: dict[str, Any], mode: str) -> None:
-        for name, value in result_columns(knocker, score, input, ruling, mode).items():
+        for name, value in result_columns(knocker, score, hand_input, ruling, mode).items():
             setattr(self, name, value)
 
 
-def result_columns(knocker: Role | None, score: Score, input: dict[str, Any], ruling: dict[str, Any],
+def result_columns(knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any],
                    mode: str) -> dict[str, Any]:
     """A hand's columns for what it was and how it was ruled."""
     return {"mode": mode, "knocker": None if knocker is None else knocker.value,
             "outcome": score.outcome.value, "scorer": None if score.scorer is None else score.scorer.value,
-            "points": score.points, "input": input, "ruling": ruling,
+            "points": score.points, "input": hand_input, "ruling": ruling,
             "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None}
 
 

@@ -98,7 +98,7 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
 
 
-class StaleKey(Exception):
+class StaleKeyError(Exception):
     """The key presented for a rotation was revoked by another rotation meanwhile."""
 
 
@@ -112,7 +112,7 @@ def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: 
         ApiKey.game_id == game_id)
     revoked = set(db.session.scalars(query.values(revoked_at=revoked_at).returning(ApiKey.id)))
     if by is not None and by not in revoked:
-        raise StaleKey(by)
+        raise StaleKeyError(by)
     return ApiKey.issue(league_id=league_id, game_id=game_id)[1]
 
 

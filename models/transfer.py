@@ -83,7 +83,7 @@ def export_csv(league: League) -> str:
     return out.getvalue()
 
 
-class ImportError_(ValueError):
+class ImportDocumentError(ValueError):
     """An import document that cannot be rebuilt; ``field`` names where."""
 
     def __init__(self, field: str, message: str) -> None:
@@ -101,11 +101,11 @@ def _verify_score(h: dict[str, Any], rules: Rules, field: str) -> None:
     k, d = ruling["knocker"]["deadwood_count"], ruling["defender"]["deadwood_count"]
     if h["mode"] == "counts" and (h["input"].get("knocker_deadwood_count"), h["input"].get(
             "defender_deadwood_count")) != (k, d):
-        raise ImportError_(f"{field}.ruling", "the ruling's counts are not the hand's counts")
+        raise ImportDocumentError(f"{field}.ruling", "the ruling's counts are not the hand's counts")
     expected = score(k, d, rules, gin=ruling["outcome"] == "gin")
     if (expected.outcome.value, expected.scorer and expected.scorer.value, expected.points) != (
             ruling["outcome"], ruling["scorer"], ruling["points"]):
-        raise ImportError_(f"{field}.ruling", f"deadwood {k} against {d} scores {expected.points} to the "
+        raise ImportDocumentError(f"{field}.ruling", f"deadwood {k} against {d} scores {expected.points} to the "
                            f"{expected.scorer}, not {ruling['points']} to the {ruling['scorer']}")
 
 
@@ -120,31 +120,31 @@ def import_league(doc: dict[str, Any]) -> League:
     db.session.flush()
     for p, row in zip(doc["players"], new_players, strict=True):
         if p["id"] in ids:
-            raise ImportError_("players", f"player id {p['id']} appears twice")
+            raise ImportDocumentError("players", f"player id {p['id']} appears twice")
         ids[p["id"]] = row.id
     db.session.add_all(LeagueMember(league_id=league.id, player_id=pid) for pid in ids.values())
 
     def player(old: int, field: str) -> int:
         if old not in ids:
-            raise ImportError_(field, f"player {old} is not one of the league's players")
+            raise ImportDocumentError(field, f"player {old} is not one of the league's players")
         return ids[old]
 
     for gi, g in enumerate(doc["games"]):
         field = f"games[{gi}]"
         players = [player(p, f"{field}.players") for p in g["players"]]
         if len(set(players)) != 3:
-            raise ImportError_(f"{field}.players", "a game has three different players")
+            raise ImportDocumentError(f"{field}.players", "a game has three different players")
         first = {k: player(v, f"{field}.first_roles.{k}") for k, v in g["first_roles"].items()}
         try:
             first_roles = Roles(**first)
         except RefereeError as err:
-            raise ImportError_(f"{field}.first_roles", err.message) from None
+            raise ImportDocumentError(f"{field}.first_roles", err.message) from None
         try:
             rules = Rules.from_options(g["rules"])
         except RefereeError as err:
-            raise ImportError_(f"{field}.{err.field or 'rules'}", err.message) from None
+            raise ImportDocumentError(f"{field}.{err.field or 'rules'}", err.message) from None
         if sorted(first.values()) != sorted(players):
-            raise ImportError_(f"{field}.first_roles", "roles must be the game's players")
+            raise ImportDocumentError(f"{field}.first_roles", "roles must be the game's players")
         cut = None if g["cut"] is None else {str(player(int(k), f"{field}.cut")): v for k, v in g["cut"].items()}
         game = Game(players=players, rules=rules.as_dict(), cut=cut, first_box=first_roles.box,
                     first_captain=first_roles.captain, first_sitter=first_roles.sitter,
@@ -152,10 +152,10 @@ def import_league(doc: dict[str, Any]) -> League:
         for hi, h in enumerate(g["hands"]):
             hfield = f"{field}.hands[{hi}]"
             if h["number"] != hi + 1:
-                raise ImportError_(f"{hfield}.number", f"hands must be numbered 1, 2, ... (got {h['number']})")
+                raise ImportDocumentError(f"{hfield}.number", f"hands must be numbered 1, 2, ... (got {h['number']})")
             seating = {k: player(v, f"{hfield}.seating.{k}") for k, v in h["seating"].items()}
             if sorted(seating.values()) != sorted(players):
-                raise ImportError_(f"{hfield}.seating", "the seating must be the game's three players")
+                raise ImportDocumentError(f"{hfield}.seating", "the seating must be the game's three players")
             hand = Hand(number=h["number"], mode=h["mode"], knocker=h["knocker"], input=h["input"],
                         ruling=h["ruling"], recorded_at=h["recorded_at"], corrected_at=h["corrected_at"], **seating)
             ruling = h["ruling"]
@@ -166,12 +166,12 @@ def import_league(doc: dict[str, Any]) -> League:
         try:
             state = replay(rules, first_roles, game.records())
         except GameStateError as err:
-            raise ImportError_(f"{field}.hands", err.message) from None
+            raise ImportDocumentError(f"{field}.hands", err.message) from None
         old_scores = {str(player(int(k), f"{field}.scores")): v for k, v in g["scores"].items()}
         db.session.add(game)
         game.apply(state)
         if old_scores != game.scores:
-            raise ImportError_(f"{field}.scores", f"the hands add up to {game.scores}, not {old_scores}")
+            raise ImportDocumentError(f"{field}.scores", f"the hands add up to {game.scores}, not {old_scores}")
     db.session.flush()
     refresh_totals(league.id, ids.values())
     league.history_version = 1

@@ -57,7 +57,7 @@ class Name(fields.String):
         return text
 
 
-def Id(**kwargs: Any) -> fields.Integer:
+def id_field(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_ID), **kwargs)
 
 

@@ -4,15 +4,15 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import STATUSES, Id, UTCDateTime
+from schemas.fields import STATUSES, UTCDateTime, id_field
 from schemas.hands import SeatingSchema, card_field
 from schemas.rules import RulesOutSchema, RulesSchema
 
 
 class RolesInSchema(Schema):
-    box = Id(required=True, metadata={"example": 2})
-    captain = Id(required=True, metadata={"example": 3})
-    sitter = Id(required=True, metadata={"example": 1})
+    box = id_field(required=True, metadata={"example": 2})
+    captain = id_field(required=True, metadata={"example": 3})
+    sitter = id_field(required=True, metadata={"example": 1})
 
 
 def _three_at_most(cut: dict[str, Any]) -> None:
@@ -31,7 +31,7 @@ class GameInSchema(Schema):
         json_schema = {"oneOf": [{"title": "By the cut (R9)", "required": ["cut"]},
                                  {"title": "By the roles", "required": ["roles"]}]}
 
-    players = fields.List(Id(), required=True, validate=validate.Length(equal=3),
+    players = fields.List(id_field(), required=True, validate=validate.Length(equal=3),
                           metadata={"uniqueItems": True, "example": [1, 2, 3]})
     cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=card_field(),
                       validate=_three_at_most, metadata={
@@ -39,7 +39,7 @@ class GameInSchema(Schema):
                           "minProperties": 3, "maxProperties": 3})
     roles = fields.Nested(RolesInSchema)
     rules = fields.Nested(RulesSchema, load_default=dict)
-    league_id = Id(metadata={"description": "The league the game counts for; all three players must be members"})
+    league_id = id_field(metadata={"description": "The league the game counts for; all three players must be members"})
     played_at = UTCDateTime(metadata={
         "description": "When the game started (default: now); give it for games entered after the fact"})
 

@@ -2,18 +2,18 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, ORDERS, Id, UTCDateTime
+from schemas.fields import MAX_ID, ORDERS, UTCDateTime, id_field
 from schemas.players import name_field
 
 
 class LeagueInSchema(Schema):
     name = name_field(required=True)
-    members = fields.List(Id(), load_default=list, validate=validate.Length(max=500),
+    members = fields.List(id_field(), load_default=list, validate=validate.Length(max=500),
                           metadata={"description": "Player ids to add as members"})
 
 
 class MembersInSchema(Schema):
-    players = fields.List(Id(), required=True, validate=validate.Length(min=1, max=500))
+    players = fields.List(id_field(), required=True, validate=validate.Length(min=1, max=500))
 
 
 class LeagueSchema(Schema):

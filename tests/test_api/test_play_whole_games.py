@@ -78,7 +78,7 @@ def assert_game_is_over(api, game_id: int, winner: int) -> None:
 
 def test_r9_r11_r20_a_game_from_a_cut_played_by_cards_to_a_winner(api, table):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     # R9: Ann cuts AS (Ace low), Bob KH, Cy 2D -> Bob box, Cy captain, Ann sits out.
     game = api.new_game(table.ids, cut={str(a): "AS", str(b): "KH", str(c): "2D"})
     g = game["id"]
@@ -87,28 +87,28 @@ def test_r9_r11_r20_a_game_from_a_cut_played_by_cards_to_a_winner(api, table):
 
     # 1. (b, c, a): box Bob goes gin, 34 -> b 34. Box won: b stays, c and a swap.
     play(api, g, by_cards("box", *GIN_34), number=1, seating=seats(b, c, a), ruling=GIN_34_RULING,
-         scores=S(0, 34, 0), roles=seats(b, a, c))
+         scores=scores(0, 34, 0), roles=seats(b, a, c))
     # 2. (b, a, c): captain Ann knocks, 10 -> a 10. Box lost: b sits, a box, c captain.
     play(api, g, by_cards("captain", *KNOCK_10), number=2, seating=seats(b, a, c), ruling=KNOCK_10_RULING,
-         scores=S(10, 34, 0), roles=seats(a, c, b))
+         scores=scores(10, 34, 0), roles=seats(a, c, b))
     # 3. (a, c, b): box Ann knocks and is undercut, 20 to captain Cy. Box lost: a sits, c box, b captain.
     play(api, g, by_cards("box", *UNDERCUT_20), number=3, seating=seats(a, c, b), ruling=UNDERCUT_20_RULING,
-         scores=S(10, 34, 20), roles=seats(c, b, a))
+         scores=scores(10, 34, 20), roles=seats(c, b, a))
     # 4. (c, b, a): captain Bob knocks, 6 after layoffs -> b 40. Box lost: c sits, b box, a captain.
     play(api, g, by_cards("captain", *KNOCK_6), number=4, seating=seats(c, b, a), ruling=KNOCK_6_RULING,
-         scores=S(10, 40, 20), roles=seats(b, a, c))
+         scores=scores(10, 40, 20), roles=seats(b, a, c))
     # 5. (b, a, c): box Bob gin 34 -> b 74. Box won: a and c swap.
     play(api, g, by_cards("box", *GIN_34), number=5, seating=seats(b, a, c), ruling=GIN_34_RULING,
-         scores=S(10, 74, 20), roles=seats(b, c, a))
+         scores=scores(10, 74, 20), roles=seats(b, c, a))
     # 6. (b, c, a): captain Cy gin 34 -> c 54. Box lost: b sits, c box, a captain.
     play(api, g, by_cards("captain", *GIN_34), number=6, seating=seats(b, c, a), ruling=GIN_34_RULING,
-         scores=S(10, 74, 54), roles=seats(c, a, b))
+         scores=scores(10, 74, 54), roles=seats(c, a, b))
     # 7. (c, a, b): box Cy undercut, 20 to captain Ann -> a 30. Box lost: c sits, a box, b captain.
     play(api, g, by_cards("box", *UNDERCUT_20), number=7, seating=seats(c, a, b), ruling=UNDERCUT_20_RULING,
-         scores=S(30, 74, 54), roles=seats(a, b, c))
+         scores=scores(30, 74, 54), roles=seats(a, b, c))
     # 8. (a, b, c): captain Bob gin 34 -> b 108 >= 100: Bob wins (R20), no roles any more.
     play(api, g, by_cards("captain", *GIN_34), number=8, seating=seats(a, b, c), ruling=GIN_34_RULING,
-         scores=S(30, 108, 54), roles=None, winner=b)
+         scores=scores(30, 108, 54), roles=None, winner=b)
 
     assert_game_is_over(api, g, b)
     hands = api.hands(g)
@@ -119,60 +119,60 @@ def test_r9_r11_r20_a_game_from_a_cut_played_by_cards_to_a_winner(api, table):
     assert [(h["status"], h["winner"], h["roles"]) for h in hands] == [("finished", b, None)] * 8  # the game's now
     assert [h["mode"] for h in hands] == ["cards"] * 8
     assert all(h["seating_follows"] for h in hands)
-    assert hands[-1]["scores"] == S(30, 108, 54)
+    assert hands[-1]["scores"] == scores(30, 108, 54)
 
 
 def test_r25_a_game_recorded_by_counts_to_a_winner(api, table):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     g = api.new_game(table.ids, roles=seats(a, b, c))["id"]
     # 1. (a, b, c): box Ann 3 vs 60: knock, 57. Box won -> (a, c, b).
     play(api, g, by_counts("box", 3, 60), number=1, seating=seats(a, b, c),
-         ruling=counts_ruling("knock", "knocker", 57, 3, 60), scores=S(57, 0, 0), roles=seats(a, c, b))
+         ruling=counts_ruling("knock", "knocker", 57, 3, 60), scores=scores(57, 0, 0), roles=seats(a, c, b))
     # 2. (a, c, b): captain Cy 0 vs 12: gin, 12 + 25 = 37. Box lost -> (c, b, a).
     play(api, g, by_counts("captain", 0, 12), number=2, seating=seats(a, c, b),
-         ruling=counts_ruling("gin", "knocker", 37, 0, 12), scores=S(57, 0, 37), roles=seats(c, b, a))
+         ruling=counts_ruling("gin", "knocker", 37, 0, 12), scores=scores(57, 0, 37), roles=seats(c, b, a))
     # 3. (c, b, a): box Cy 5 vs 5: equal is an undercut (R17), 10 to captain Bob. Box lost -> (b, a, c).
     play(api, g, by_counts("box", 5, 5), number=3, seating=seats(c, b, a),
-         ruling=counts_ruling("undercut", "defender", 10, 5, 5), scores=S(57, 10, 37), roles=seats(b, a, c))
+         ruling=counts_ruling("undercut", "defender", 10, 5, 5), scores=scores(57, 10, 37), roles=seats(b, a, c))
     # 4. (b, a, c): captain Ann 7 vs 3: undercut, 10 + 4 = 14 to box Bob. Box won -> (b, c, a).
     play(api, g, by_counts("captain", 7, 3), number=4, seating=seats(b, a, c),
-         ruling=counts_ruling("undercut", "defender", 14, 7, 3), scores=S(57, 24, 37), roles=seats(b, c, a))
+         ruling=counts_ruling("undercut", "defender", 14, 7, 3), scores=scores(57, 24, 37), roles=seats(b, c, a))
     # 5. (b, c, a): captain Cy 10 vs 100 (both at their R25 limits): knock, 90 -> c 127, Cy wins.
     play(api, g, by_counts("captain", 10, 100), number=5, seating=seats(b, c, a),
-         ruling=counts_ruling("knock", "knocker", 90, 10, 100), scores=S(57, 24, 127), roles=None, winner=c)
+         ruling=counts_ruling("knock", "knocker", 90, 10, 100), scores=scores(57, 24, 127), roles=None, winner=c)
     assert_game_is_over(api, g, c)
     assert [h["mode"] for h in api.hands(g)] == ["counts"] * 5
 
 
 def test_r12_draws_are_hands_that_keep_the_roles_and_score_nothing(api, table):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     g = api.new_game(table.ids, roles=seats(b, c, a))["id"]
     # 1. draw: nobody scores, the same seating again.
-    hand = play(api, g, DRAW, number=1, seating=seats(b, c, a), ruling=DRAW_RULING, scores=S(0, 0, 0),
+    hand = play(api, g, DRAW, number=1, seating=seats(b, c, a), ruling=DRAW_RULING, scores=scores(0, 0, 0),
                 roles=seats(b, c, a))
     assert (hand["mode"], hand["knocker"], hand["discard"]) == ("draw", None, None)
     # 2. (b, c, a): box Bob 2 vs 52: 50. Box won -> (b, a, c).
     play(api, g, by_counts("box", 2, 52), number=2, seating=seats(b, c, a),
-         ruling=counts_ruling("knock", "knocker", 50, 2, 52), scores=S(0, 50, 0), roles=seats(b, a, c))
+         ruling=counts_ruling("knock", "knocker", 50, 2, 52), scores=scores(0, 50, 0), roles=seats(b, a, c))
     # 3., 4. two draws in a row: roles stay (b, a, c).
-    play(api, g, DRAW, number=3, seating=seats(b, a, c), ruling=DRAW_RULING, scores=S(0, 50, 0),
+    play(api, g, DRAW, number=3, seating=seats(b, a, c), ruling=DRAW_RULING, scores=scores(0, 50, 0),
          roles=seats(b, a, c))
-    play(api, g, DRAW, number=4, seating=seats(b, a, c), ruling=DRAW_RULING, scores=S(0, 50, 0),
+    play(api, g, DRAW, number=4, seating=seats(b, a, c), ruling=DRAW_RULING, scores=scores(0, 50, 0),
          roles=seats(b, a, c))
     # 5. (b, a, c): captain Ann 1 vs 21: 20. Box lost -> (a, c, b).
     play(api, g, by_counts("captain", 1, 21), number=5, seating=seats(b, a, c),
-         ruling=counts_ruling("knock", "knocker", 20, 1, 21), scores=S(20, 50, 0), roles=seats(a, c, b))
+         ruling=counts_ruling("knock", "knocker", 20, 1, 21), scores=scores(20, 50, 0), roles=seats(a, c, b))
     # 6. draw -> (a, c, b).
-    play(api, g, DRAW, number=6, seating=seats(a, c, b), ruling=DRAW_RULING, scores=S(20, 50, 0),
+    play(api, g, DRAW, number=6, seating=seats(a, c, b), ruling=DRAW_RULING, scores=scores(20, 50, 0),
          roles=seats(a, c, b))
     # 7. (a, c, b): captain Cy 5 vs 4: undercut, 10 + 1 = 11 to box Ann. Box won -> (a, b, c).
     play(api, g, by_counts("captain", 5, 4), number=7, seating=seats(a, c, b),
-         ruling=counts_ruling("undercut", "defender", 11, 5, 4), scores=S(31, 50, 0), roles=seats(a, b, c))
+         ruling=counts_ruling("undercut", "defender", 11, 5, 4), scores=scores(31, 50, 0), roles=seats(a, b, c))
     # 8. (a, b, c): captain Bob gin 0 vs 25: 50 -> b exactly 100: reaching the target wins (R20).
     play(api, g, by_counts("captain", 0, 25), number=8, seating=seats(a, b, c),
-         ruling=counts_ruling("gin", "knocker", 50, 0, 25), scores=S(31, 100, 0), roles=None, winner=b)
+         ruling=counts_ruling("gin", "knocker", 50, 0, 25), scores=scores(31, 100, 0), roles=None, winner=b)
     assert_game_is_over(api, g, b)
     assert [h["mode"] for h in api.hands(g)] == ["draw", "counts", "draw", "draw", "counts", "draw", "counts",
                                                  "counts"]
@@ -180,15 +180,15 @@ def test_r12_draws_are_hands_that_keep_the_roles_and_score_nothing(api, table):
 
 def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, table):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     base = "/api/v1/games/{}/hands/{}"
     g = api.new_game(table.ids, roles=seats(a, b, c), rules={"target_score": 50})["id"]
     # 1. (a, b, c): box Ann 2 vs 32: 30. -> (a, c, b).
     play(api, g, by_counts("box", 2, 32), number=1, seating=seats(a, b, c),
-         ruling=counts_ruling("knock", "knocker", 30, 2, 32), scores=S(30, 0, 0), roles=seats(a, c, b))
+         ruling=counts_ruling("knock", "knocker", 30, 2, 32), scores=scores(30, 0, 0), roles=seats(a, c, b))
     # 2. (a, c, b): captain Cy 4 vs 14: 10. -> (c, b, a).
     play(api, g, by_counts("captain", 4, 14), number=2, seating=seats(a, c, b),
-         ruling=counts_ruling("knock", "knocker", 10, 4, 14), scores=S(30, 0, 10), roles=seats(c, b, a))
+         ruling=counts_ruling("knock", "knocker", 10, 4, 14), scores=scores(30, 0, 10), roles=seats(c, b, a))
 
     # Only the last hand can be undone; a hand that does not exist is 404.
     before = api.game(g)
@@ -201,30 +201,30 @@ def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, tabl
     # Undo hand 2: the game is as it was after hand 1.
     api.undo(g, 2)
     game = api.game(g)
-    assert (game["hands_played"], game["scores"], game["roles"]) == (1, S(30, 0, 0), seats(a, c, b))
+    assert (game["hands_played"], game["scores"], game["roles"]) == (1, scores(30, 0, 0), seats(a, c, b))
     assert game["version"] == before["version"] + 1
     problem(api.client.get(base.format(g, 2)), 404)
     assert [h["number"] for h in api.hands(g)] == [1]
 
     # 2 again. (a, c, b): box Ann gin 0 vs 0: 25 -> a 55 >= 50: Ann wins.
     play(api, g, by_counts("box", 0, 0), number=2, seating=seats(a, c, b),
-         ruling=counts_ruling("gin", "knocker", 25, 0, 0), scores=S(55, 0, 0), roles=None, winner=a)
+         ruling=counts_ruling("gin", "knocker", 25, 0, 0), scores=scores(55, 0, 0), roles=None, winner=a)
     assert_game_is_over(api, g, a)
 
     # Undoing the winning hand un-finishes the game.
     api.undo(g, 2)
     game = api.game(g)
     assert (game["status"], game["winner"], game["roles"]) == ("in_progress", None, seats(a, c, b))
-    assert (game["hands_played"], game["scores"]) == (1, S(30, 0, 0))
+    assert (game["hands_played"], game["scores"]) == (1, scores(30, 0, 0))
     assert api.hand(g, 1)["status"] == "in_progress"
-    play(api, g, DRAW, number=2, seating=seats(a, c, b), ruling=DRAW_RULING, scores=S(30, 0, 0),
+    play(api, g, DRAW, number=2, seating=seats(a, c, b), ruling=DRAW_RULING, scores=scores(30, 0, 0),
          roles=seats(a, c, b))
 
     # Undo everything: back to the first roles; then there is nothing left to undo.
     api.undo(g, 2)
     api.undo(g, 1)
     game = api.game(g)
-    assert (game["hands_played"], game["scores"], game["roles"]) == (0, S(0, 0, 0), seats(a, b, c))
+    assert (game["hands_played"], game["scores"], game["roles"]) == (0, scores(0, 0, 0), seats(a, b, c))
     assert api.hands(g) == []
     problem(api.client.delete(base.format(g, 1)), 404)
     # And rules can change again, since there is no first hand any more.
@@ -254,7 +254,7 @@ def played(api, table) -> dict[str, Any]:
 
 def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_hands(api, table, played):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     g = played["id"]
     original = api.hands(g)
 
@@ -267,13 +267,13 @@ def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_
     assert hand1["seating"] == seats(a, b, c)
     assert hand1["knocker"] == "box"
     assert hand1["ruling"] == counts_ruling("knock", "knocker", 20, 3, 23)
-    assert hand1["scores"] == S(20, 0, 0)
+    assert hand1["scores"] == scores(20, 0, 0)
     assert hand1["roles"] == seats(b, a, c)  # the game's roles for its next hand (after hand 4)
     assert hand1["corrected_at"] is not None
     assert hand1["seating_follows"] is True
 
     game = api.game(g)
-    assert game["scores"] == S(20, 80, 50)
+    assert game["scores"] == scores(20, 80, 50)
     assert (game["status"], game["winner"]) == ("in_progress", None)
     assert game["roles"] == seats(b, a, c)
     assert game["out_of_turn"] == [2]
@@ -283,7 +283,7 @@ def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_
     hands = api.hands(g)
     assert [h["seating"] for h in hands] == [seats(a, b, c), seats(b, c, a), seats(c, a, b), seats(c, b, a)]
     assert [h["seating_follows"] for h in hands] == [True, False, True, True]
-    assert [h["scores"] for h in hands] == [S(20, 0, 0), S(20, 0, 40), S(20, 0, 50), S(20, 80, 50)]
+    assert [h["scores"] for h in hands] == [scores(20, 0, 0), scores(20, 0, 40), scores(20, 0, 50), scores(20, 80, 50)]
     for later, before in zip(hands[1:], original[1:], strict=True):  # R26: later rulings stand
         assert (later["ruling"], later["input"], later["knocker"]) == (
             before["ruling"], before["input"], before["knocker"])
@@ -292,7 +292,7 @@ def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_
 
     # 5. (b, a, c): captain Ann gin 0 vs 55: 80 -> a 100: Ann wins where Bob had won.
     play(api, g, by_counts("captain", 0, 55), number=5, seating=seats(b, a, c),
-         ruling=counts_ruling("gin", "knocker", 80, 0, 55), scores=S(100, 80, 50), roles=None, winner=a,
+         ruling=counts_ruling("gin", "knocker", 80, 0, 55), scores=scores(100, 80, 50), roles=None, winner=a,
          out_of_turn=[2])
     assert_game_is_over(api, g, a)
 
@@ -363,7 +363,7 @@ def test_r26_correcting_a_hand_that_does_not_exist_is_409(api, table, played):
 
 def test_r26_a_correction_by_cards_is_rejudged_with_the_hands_own_seating(api, table):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     g = api.new_game(table.ids, roles=seats(a, b, c))["id"]
     api.record(g, by_cards("box", *KNOCK_10))     # 1. (a, b, c): a 10 -> (a, c, b)
     api.record(g, by_cards("captain", *KNOCK_6))  # 2. (a, c, b): c 6 -> (c, b, a)
@@ -371,9 +371,9 @@ def test_r26_a_correction_by_cards_is_rejudged_with_the_hands_own_seating(api, t
     hand1 = api.correct(g, 1, by_cards("box", *UNDERCUT_20))
     assert hand1["ruling"] == UNDERCUT_20_RULING
     # roles: the game's for its next hand, which follow hand 2 (captain Cy won from (a, c, b))
-    assert (hand1["seating"], hand1["scores"], hand1["roles"]) == (seats(a, b, c), S(0, 20, 0), seats(c, b, a))
+    assert (hand1["seating"], hand1["scores"], hand1["roles"]) == (seats(a, b, c), scores(0, 20, 0), seats(c, b, a))
     game = api.game(g)
-    assert game["scores"] == S(0, 20, 6)
+    assert game["scores"] == scores(0, 20, 6)
     assert game["out_of_turn"] == [2]
     assert game["roles"] == seats(c, b, a)  # from hand 2 as played: captain Cy won from (a, c, b)
     hand2 = api.hand(g, 2)
@@ -382,13 +382,13 @@ def test_r26_a_correction_by_cards_is_rejudged_with_the_hands_own_seating(api, t
     # A correction into a draw: hand 1 scores nothing and keeps the roles (R12); hand 2 is still out of turn.
     api.correct(g, 1, DRAW)
     game = api.game(g)
-    assert (game["scores"], game["out_of_turn"]) == (S(0, 0, 6), [2])
+    assert (game["scores"], game["out_of_turn"]) == (scores(0, 0, 6), [2])
     assert api.hand(g, 1)["mode"] == "draw"
 
 
 def test_rule_options_make_short_games_and_zero_points_still_win_the_hand(api, table):
     a, b, c = table.ann, table.bob, table.cy
-    S = table.scores
+    scores = table.scores
     g = api.new_game(table.ids, roles=seats(a, b, c), rules={"target_score": 10, "gin_bonus": 20})["id"]
     response = api.client.patch(f"/api/v1/games/{g}", json={"rules": {"undercut_bonus": 0}})
     assert response.status_code == 200
@@ -397,15 +397,15 @@ def test_rule_options_make_short_games_and_zero_points_still_win_the_hand(api, t
     # 1. (a, b, c): box Ann 5 vs 5: undercut worth 0 + 0 = 0, but captain Bob won the hand (R11):
     #    box lost -> (b, c, a).
     play(api, g, by_counts("box", 5, 5), number=1, seating=seats(a, b, c),
-         ruling=counts_ruling("undercut", "defender", 0, 5, 5), scores=S(0, 0, 0), roles=seats(b, c, a))
+         ruling=counts_ruling("undercut", "defender", 0, 5, 5), scores=scores(0, 0, 0), roles=seats(b, c, a))
     details = problem(api.client.patch(f"/api/v1/games/{g}", json={"rules": {"target_score": 100}}), 409)
     assert "first hand" in details["detail"]
     # 2. (b, c, a): box Bob 6 vs 9: 3. Box won -> (b, a, c).
     play(api, g, by_counts("box", 6, 9), number=2, seating=seats(b, c, a),
-         ruling=counts_ruling("knock", "knocker", 3, 6, 9), scores=S(0, 3, 0), roles=seats(b, a, c))
+         ruling=counts_ruling("knock", "knocker", 3, 6, 9), scores=scores(0, 3, 0), roles=seats(b, a, c))
     # 3. (b, a, c): captain Ann gin 0 vs 0 with gin_bonus 20: 20 >= 10 -> Ann wins.
     play(api, g, by_counts("captain", 0, 0), number=3, seating=seats(b, a, c),
-         ruling=counts_ruling("gin", "knocker", 20, 0, 0), scores=S(20, 3, 0), roles=None, winner=a)
+         ruling=counts_ruling("gin", "knocker", 20, 0, 0), scores=scores(20, 3, 0), roles=None, winner=a)
     assert_game_is_over(api, g, a)
     assert api.game(g)["rules"]["target_score"] == 10
 

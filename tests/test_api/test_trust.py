@@ -194,7 +194,7 @@ def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, 
     from sqlalchemy import text
 
     from models import write_transaction
-    from models.game import GameRow, StaleGame, record_hand
+    from models.game import GameRow, StaleGameError, record_hand
     from referee import Role, score_counts
 
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
@@ -205,7 +205,7 @@ def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, 
         assert row is not None and row.version == game["version"]
         db.session.execute(text("UPDATE game SET version = version + 1 WHERE id = :id"), {"id": game["id"]})
         score = score_counts(3, 20, row.rule_options)
-        with pytest.raises(StaleGame):
+        with pytest.raises(StaleGameError):
             record_hand(row, Role.BOX, score, {"knocker": "box"}, {"knocker": {"deadwood_count": 3}}, "counts")
         db.session.rollback()
     after = api.get(f"/api/v1/games/{game['id']}").get_json()
