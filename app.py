@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 import swagger_ui_bundle
+from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Flask, Response, g, request, send_from_directory
 from flask.cli import AppGroup
@@ -61,6 +62,23 @@ class SchemaKeywordsConverter(OpenAPIConverter):  # type: ignore[misc]
 
 class SchemaKeywordsPlugin(MarshmallowPlugin):  # type: ignore[misc]
     Converter = SchemaKeywordsConverter
+
+
+class ReplayHeaderPlugin(BasePlugin):  # type: ignore[misc]
+    """Every write's success answers may be a replay: the spec says so
+    (``Idempotent-Replayed: true``, api.idempotency)."""
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            if method.upper() not in WRITE_METHODS:
+                continue
+            for status, response in operation.get("responses", {}).items():
+                if str(status).startswith("2") and isinstance(response, dict):
+                    response.setdefault("headers", {})["Idempotent-Replayed"] = {
+                        "description": "true when this is the stored answer to an earlier request with the "
+                                       "same Idempotency-Key (the write was not done again)",
+                        "schema": {"type": "string", "enum": ["true"]}}
 
 
 class ProblemApi(Api):  # type: ignore[misc]
@@ -320,7 +338,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     load_config(app, test_config)
     init_database(app)
     init_bodies(app)
-    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": SchemaKeywordsPlugin()})
+    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": SchemaKeywordsPlugin(),
+                                       "extra_plugins": [ReplayHeaderPlugin()]})
     api.register_converter(IdConverter, id_schema)
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",

@@ -133,3 +133,12 @@ def test_a_game_in_a_league_is_created_without_a_key_of_its_own(api, table):
     assert "key" not in created.get_json()  # written with the league's key
     alone = api.post("/games", {"players": table.ids, "roles": seats(*table.ids)}).get_json()
     assert alone["key"].startswith("grk_")
+
+
+def test_every_write_documents_that_its_answer_may_be_a_replay():
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    for path, item in spec["paths"].items():
+        for method in WRITES:
+            for status, response in item.get(method, {}).get("responses", {}).items():
+                if str(status).startswith("2"):
+                    assert "Idempotent-Replayed" in response.get("headers", {}), (method, path, status)
