@@ -442,3 +442,29 @@ def test_concurrent_rotations_with_one_key_leave_exactly_one_valid_key(api: Flas
         with trust_app.app_context():
             scope = (ApiKey.league_id == league["id"]) if "leagues" in path else (ApiKey.game_id == game)
             assert db.session.query(ApiKey).filter(scope, ApiKey.revoked_at.is_(None)).count() == 1
+
+
+def test_twins_of_a_write_that_needs_no_key_create_one_player_and_get_one_answer(
+        api: FlaskClient, trust_app: Flask) -> None:
+    """Six copies of one POST /players at once (a double tap, a proxy's retry):
+    one player, and every copy answered with that player's 201."""
+    import threading
+
+    barrier = threading.Barrier(6)
+    headers = {"Idempotency-Key": key()}
+    answers: list[Any] = []
+
+    def send() -> None:
+        client = trust_app.test_client()
+        barrier.wait()
+        answers.append(client.post("/api/v1/players", json={"name": "Twin"}, headers=headers))
+
+    threads = [threading.Thread(target=send) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert [r.status_code for r in answers] == [201] * 6
+    assert len({r.get_data() for r in answers}) == 1
+    with trust_app.app_context():
+        assert db.session.query(Player).count() == 1
