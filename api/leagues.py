@@ -9,14 +9,15 @@ from marshmallow import ValidationError
 from sqlalchemy import func, select
 
 from api.docs import keyed_write, open_write
-from api.errors import TYPE_BASE, Problem, flatten_messages, invalid, not_found
+from api.errors import Problem, invalid, not_found
 from api.games import game_dict
 from api.history import game_history
+from api.judging import judge_league, refused
 from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
 from models.books import refresh_totals
 from models.security import rotate_key
 from models.standings import head_to_head, standings
-from models.transfer import ImportError_, export_csv, export_league, import_league
+from models.transfer import export_csv, export_league, import_league
 from schemas.games import GameHistorySchema, KeySchema, PageArgsSchema
 from schemas.leagues import (
     HeadToHeadArgsSchema,
@@ -188,16 +189,11 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     try:
         doc = LeagueImportSchema().load(body)
     except ValidationError as err:
-        errors = flatten_messages(err.messages)
-        raise Problem(422, "; ".join(f"{k}: {' '.join(v)}" for k, v in list(errors.items())[:5]),
-                      type=TYPE_BASE + "invalid-content", errors=errors) from None
+        raise refused(err.messages) from None
+    judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
     with write_transaction():
-        try:
-            league = import_league(doc)
-        except ImportError_ as err:
-            db.session.rollback()
-            raise invalid(err.field, err.message) from None
+        league = import_league(judged)
         _, key = ApiKey.issue(league_id=league.id)
         db.session.commit()
-        body = LeagueCreatedSchema().dump({**league_dict(league), "key": key})
-        return body, 201, {"Location": f"/api/v1/leagues/{league.id}"}
+        created = LeagueCreatedSchema().dump({**league_dict(league), "key": key})
+        return created, 201, {"Location": f"/api/v1/leagues/{league.id}"}
