@@ -5,7 +5,7 @@ with its seating, input (canonical cards) and ruling exactly as stored, so an
 import rebuilds the same league: exporting it again gives the same document
 apart from ids. An import is judged before anything is written
 (``api.judging.judge_league``: every hand's ruling re-derived from its input,
-every game replayed, R26); this module writes what was judged.
+every game replayed, R26); this module writes what was judged, in bulk.
 """
 
 from __future__ import annotations
@@ -13,17 +13,17 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import selectinload
 
 from models.books import refresh_totals
 from models.database import db
-from models.game import Game, Hand, Player
-from models.league import League, LeagueMember
-from referee import GameState, Role, Roles, Rules, Score, replay
+from models.game import FIGURE_FIELDS, Game, Hand, Player, result_columns, state_columns
+from models.league import GamePlayer, League, LeagueMember
+from referee import GameState, Role, Roles, Rules, Score
 from referee.stats import Figures
 
 FORMAT = "ginref.league"
@@ -127,36 +127,73 @@ class ImportedLeague:
     games: list[ImportedGame]
 
 
+#: games (with their hands and figures) per batch of INSERTs: the rows of one batch are held at once
+GAME_BATCH = 100
+
+
 def import_league(doc: ImportedLeague) -> League:
     """Write a judged import (see ``api.judging.judge_league``) as a new
-    league with new ids for its players and games. Adds to the session; the
-    caller commits (or rolls back)."""
-    league = League(name=doc.name)
+    league with new ids for its players and games: a few bulk inserts, no
+    object per hand. Adds to the session; the caller commits (or rolls back)."""
+    league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True)
     db.session.add(league)
-    new_players = [Player(name=name) for _, name in doc.players]
-    db.session.add_all(new_players)
     db.session.flush()
-    ids = {pid: row.id for (pid, _), row in zip(doc.players, new_players, strict=True)}
-    db.session.add_all(LeagueMember(league_id=league.id, player_id=p) for p in ids.values())
-    for g in doc.games:
-        first = Roles(**_mapped(g.first_roles, ids))
-        game = Game(players=[ids[p] for p in g.players], rules=g.rules.as_dict(),
-                    cut=None if g.cut is None else {str(ids[p]): card for p, card in g.cut.items()},
-                    first_box=first.box, first_captain=first.captain, first_sitter=first.sitter,
-                    league_id=league.id, played_at=g.played_at, version=0)
-        for h in g.hands:
-            hand = Hand(number=h.number, recorded_at=h.recorded_at, corrected_at=h.corrected_at,
-                        **_mapped(h.seating, ids))
-            hand.set_result(h.knocker, h.score, h.input, h.ruling, h.mode)
-            game.hands.append(hand)
-        db.session.add(game)
-        game.apply(replay(g.rules, first, game.records()), books=False)
-    db.session.flush()
+    connection = db.session.connection()
+    now = datetime.now(UTC)
+    ids: dict[int, int] = {}
+    if doc.players:
+        new = connection.execute(insert(_PLAYERS).returning(_PLAYERS.c.id, sort_by_parameter_order=True),
+                                 [{"name": name, "created_at": now} for _, name in doc.players]).scalars().all()
+        ids = dict(zip((pid for pid, _ in doc.players), new, strict=True))
+        connection.execute(insert(_MEMBERS), [{"league_id": league.id, "player_id": p, "joined_at": now}
+                                              for p in ids.values()])
+    for start in range(0, len(doc.games), GAME_BATCH):
+        games = doc.games[start:start + GAME_BATCH]
+        game_ids = connection.execute(insert(_GAMES).returning(_GAMES.c.id, sort_by_parameter_order=True),
+                                      [_game_row(game, ids, league.id, now) for game in games]).scalars().all()
+        figures: list[dict[str, Any]] = []
+        hands: list[dict[str, Any]] = []
+        for game, game_id in zip(games, game_ids, strict=True):
+            for player, f in game.figures.items():
+                figures.append({"game_id": game_id, "player_id": ids[player], "league_id": league.id,
+                                "played_at": game.played_at, **{n: getattr(f, n) for n in FIGURE_FIELDS}})
+            out_of_turn = set(game.state.out_of_turn)
+            for hand, running in zip(game.hands, game.state.running, strict=True):
+                hands.append(_hand_row(hand, running, ids, game_id, hand.number not in out_of_turn))
+        connection.execute(insert(_GAME_PLAYERS), figures)
+        if hands:
+            connection.execute(insert(_HANDS), hands)
     refresh_totals(league.id, ids.values())
-    league.history_version = 1
-    league.ratings_stale = league.streaks_stale = True
     return league
 
 
 def _mapped(roles: Roles, ids: dict[int, int]) -> dict[str, int]:
     return {"box": ids[int(roles.box)], "captain": ids[int(roles.captain)], "sitter": ids[int(roles.sitter)]}
+
+
+def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: datetime) -> dict[str, Any]:
+    state = game.state
+    first = _mapped(game.first_roles, ids)
+    columns = state_columns(GameState({ids[int(p)]: n for p, n in state.scores.items()},
+                                      None if state.roles is None else Roles(**_mapped(state.roles, ids)),
+                                      None if state.winner is None else ids[int(state.winner)],
+                                      state.hands_played, state.out_of_turn))
+    return {**columns, "players": [ids[p] for p in game.players], "rules": game.rules.as_dict(),
+            "cut": None if game.cut is None else {str(ids[p]): card for p, card in game.cut.items()},
+            "first_box": first["box"], "first_captain": first["captain"], "first_sitter": first["sitter"],
+            "version": 1, "created_at": now, "league_id": league_id, "played_at": game.played_at}
+
+
+def _hand_row(hand: ImportedHand, running: dict[Any, int], ids: dict[int, int], game_id: int,
+              follows: bool) -> dict[str, Any]:
+    return {**result_columns(hand.knocker, hand.score, hand.input, hand.ruling, hand.mode),
+            **_mapped(hand.seating, ids), "game_id": game_id, "number": hand.number,
+            "scores_after": {str(ids[int(p)]): n for p, n in running.items()},
+            "seating_follows": follows, "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
+
+
+_PLAYERS = Player.__table__
+_MEMBERS = LeagueMember.__table__
+_GAMES = Game.__table__
+_HANDS = Hand.__table__
+_GAME_PLAYERS = GamePlayer.__table__

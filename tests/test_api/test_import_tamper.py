@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from models import db
 from tests.test_api.conftest import (
@@ -774,3 +774,37 @@ def test_a_recorded_at_whose_utc_form_overflows_is_a_422_not_a_500(api: Api, doc
     get(doc, H[0])["recorded_at"] = "9999-12-31T23:00:00-05:00"
     body = refuse(api, doc, f"{H[0]}.recorded_at")
     assert "within years 1 to 9999" in body["errors"][f"{H[0]}.recorded_at"][0]
+
+
+# --- cost ---------------------------------------------------------------------------------------------------
+
+def large_document(source: dict[str, Any], games: int) -> dict[str, Any]:
+    """The source with ``games`` games: its long game (5 hands) and its finished game (2) in turn."""
+    out = copy.deepcopy(source)
+    long, short = source["games"][0], source["games"][1]
+    out["games"] = [{**copy.deepcopy((long, short)[i % 2]), "id": i + 1} for i in range(games)]
+    return out
+
+
+def test_an_import_writes_its_hands_in_a_few_statements(api: Api, app: Flask, source: dict[str, Any]) -> None:
+    """No statement, nor ORM object, per hand: the hands go in by batches of a hundred games (a
+    game's row, whose id the hands need, may take a statement of its own where the database cannot
+    say in one which id went to which row, as SQLite)."""
+    statements: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    doc = large_document(source, 400)  # 1,400 hands
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        response = post_import(api, doc)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert response.status_code == 201, response.get_data(as_text=True)[:500]
+    assert row_counts(app)["hand"] == 1400
+    hands = [s for s in statements if s.lstrip().upper().startswith("INSERT INTO HAND ")]
+    assert 4 <= len(hands) <= 8, len(hands)
+    assert len(statements) <= 400 + 40, len(statements)
