@@ -100,7 +100,8 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
     the rules make it: each game loaded, its cut and rules checked and its
     hands judged again from their inputs and replayed (:func:`judge_game`).
     Raises a 422 (:class:`Problem`, or the referee's error) naming the first
-    field whose value the rules refute; nothing is written here."""
+    field whose value the rules refute; nothing is written here. Consumes
+    ``doc["games"]``: each game's document is dropped once it is judged."""
     known: set[int] = set()
     for i, player in enumerate(doc["players"]):
         if player["id"] in known:
@@ -108,7 +109,9 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         known.add(player["id"])
     schema = GameImportSchema()
     games = []
-    for i, raw in enumerate(doc["games"]):
+    given = doc["games"]
+    for i in range(len(given)):
+        raw, given[i] = given[i], None  # let each game's document go once it is judged
         field = f"games[{i}]"
         try:
             game = schema.load(raw)

@@ -31,7 +31,7 @@ from schemas.leagues import (
     StandingsArgsSchema,
     StandingsSchema,
 )
-from schemas.transfer import LeagueImportSchema
+from schemas.transfer import LeagueImportSchema, read_document
 
 blp = Blueprint("leagues", __name__, url_prefix="/leagues",
                 description="Leagues: members, standings, head to head, history, export and import")
@@ -183,13 +183,20 @@ def export_league_csv(league_id: int) -> Response:
 @open_write(blp)
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing)"""
-    body = request.get_json(silent=True)
+    malformed = Problem(400, "the request body is not valid JSON", type="https://ginref.org/problems/malformed-json")
+    if not request.is_json:
+        raise malformed
+    try:
+        body = read_document(lambda: request.get_data(cache=False))  # not kept in the request
+    except ValueError:
+        raise malformed from None
     if body is None:
-        raise Problem(400, "the request body is not valid JSON", type="https://ginref.org/problems/malformed-json")
+        raise malformed
     try:
         doc = LeagueImportSchema().load(body)
     except ValidationError as err:
         raise refused(err.messages) from None
+    del body  # judging drops each game's document in turn
     judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
     with write_transaction():
         league = import_league(judged)

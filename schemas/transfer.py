@@ -10,6 +10,8 @@ all its hands.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -18,6 +20,7 @@ from schemas.fields import MAX_ID, CardField, Id, Name, UTCDateTime
 from schemas.hands import HandInSchema
 from schemas.rules import RulesSchema
 
+_SHORT = 12  # a card, role or outcome is shorter; a name or date-time may not be
 _ROLE = validate.OneOf(["box", "captain"])
 _PLAYER_KEY = validate.Regexp(r"^[1-9][0-9]{0,9}$", error="{input!r} is not a player id")
 # POST /games takes a cut's keys as any digits naming a player (e.g. "07"), and keeps them.
@@ -97,3 +100,33 @@ class LeagueImportSchema(Schema):
     players = fields.List(fields.Nested(_Player), required=True)
     games = fields.List(fields.Raw(), required=True)
 
+
+def read_document(read: Callable[[], bytes]) -> Any:
+    """The document's JSON text as Python values, read with ``read``. The
+    bytes are let go once decoded, the text once parsed; each distinct short
+    string (a card, a role, an outcome) is kept once however often it occurs,
+    as a large import holds tens of thousands of hands of the same 52 cards.
+    Raises ``ValueError`` for text that is not JSON (as ``json.loads``)."""
+    text = _decoded(read())
+    shared: dict[str, str] = {}
+
+    def share(value: str) -> str:
+        return shared.setdefault(value, value) if len(value) <= _SHORT else value
+
+    def shared_strings(obj: dict[str, Any]) -> dict[str, Any]:
+        for key, value in obj.items():
+            if type(value) is str:
+                obj[key] = share(value)
+            elif type(value) is list:
+                for i, item in enumerate(value):
+                    if type(item) is str:
+                        value[i] = share(item)
+                    elif type(item) is list:  # melds: lists of cards
+                        item[:] = [share(x) if type(x) is str else x for x in item]
+        return obj
+
+    return json.loads(text, object_hook=shared_strings)
+
+
+def _decoded(data: bytes) -> str:
+    return data.decode(json.detect_encoding(data), "surrogatepass")  # as json.loads decodes bytes
