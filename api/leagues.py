@@ -11,13 +11,14 @@ from sqlalchemy import func, select
 import services
 from api.body import Blueprint
 from api.docs import keyed_write, open_write
-from api.errors import INVALID_CONTENT, MALFORMED_JSON, Problem, flatten_messages, invalid, not_found
+from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
+from api.judging import judge_league, refused
 from api.shapes import Page, WithKey, page_of
-from models import ApiKey, Game, League, LeagueMember, Player, db, write_transaction
+from models import ApiKey, Game, League, LeagueMember, Player, db
 from models.security import rotate_key
 from models.standings import head_to_head, standings
-from models.transfer import ImportDocumentError, export_csv, export_league, import_league
+from models.transfer import export_csv, export_league, import_league
 from schemas.games import GameHistorySchema, KeySchema, PageArgsSchema
 from schemas.leagues import (
     HeadToHeadArgsSchema,
@@ -31,7 +32,8 @@ from schemas.leagues import (
     StandingsArgsSchema,
     StandingsSchema,
 )
-from schemas.transfer import LeagueImportSchema
+from schemas.numbers import NumberOutOfRangeError
+from schemas.transfer import LeagueImportSchema, read_document
 
 blp = Blueprint("leagues", __name__, url_prefix="/leagues",
                 description="Leagues: members, standings, head to head, history, export and import")
@@ -186,22 +188,24 @@ def export_league_csv(league_id: int) -> Response:
 @open_write(blp)
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing)"""
-    body = request.get_json(force=True)  # a number out of range is a 422 naming it (api.body)
+    malformed = Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON)
+    if not request.is_json:
+        raise malformed
+    try:
+        body = read_document(lambda: request.get_data(cache=False))  # not kept in the request
+    except NumberOutOfRangeError:
+        raise
+    except ValueError:
+        raise malformed from None
     if body is None:
-        raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON)
+        raise malformed
     try:
         doc = LeagueImportSchema().load(body)
     except ValidationError as err:
-        errors = flatten_messages(err.messages)
-        raise Problem(422, "; ".join(f"{k}: {' '.join(v)}" for k, v in list(errors.items())[:5]),
-                      type=INVALID_CONTENT, errors=errors) from None
-    with write_transaction():
-        try:
-            league = import_league(doc)
-        except ImportDocumentError as err:
-            db.session.rollback()
-            raise invalid(err.field, err.message) from None
-        _, key = ApiKey.issue(league_id=league.id)
-        db.session.flush()
-        body = LeagueCreatedSchema().dump(WithKey(league_view(league), key))
-        return body, 201, {"Location": f"/api/v1/leagues/{league.id}"}
+        raise refused(err.messages) from None
+    del body  # judging drops each game's document in turn
+    judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
+    league = import_league(judged)
+    _, key = ApiKey.issue(league_id=league.id)
+    return LeagueCreatedSchema().dump(WithKey(league_view(league), key)), 201, {
+        "Location": f"/api/v1/leagues/{league.id}"}

@@ -3,25 +3,29 @@
 The JSON holds every game with its ``played_at``, cut, rules and every hand
 with its seating, input (canonical cards) and ruling exactly as stored, so an
 import rebuilds the same league: exporting it again gives the same document
-apart from ids. Rulings are never re-judged on import (R26: the record
-stands); the game state is replayed from them.
+apart from ids. An import is judged before anything is written
+(``api.judging.judge_league``: every hand's ruling re-derived from its input,
+every game replayed, R26); this module writes what was judged, in bulk.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import selectinload
 
 from models.books import refresh_totals
 from models.database import db
-from models.game import Game, Hand, Player
+from models.figures import FIGURE_FIELDS, GamePlayer
+from models.game import Game, Hand, Player, result_columns, state_columns
 from models.league import League, LeagueMember
-from referee import GameStateError, RefereeError, Roles, Rules, replay, score
+from referee import GameState, Role, Roles, Rules, Score
+from referee.stats import Figures
 
 FORMAT = "ginref.league"
 FORMAT_VERSION = 1
@@ -83,97 +87,115 @@ def export_csv(league: League) -> str:
     return out.getvalue()
 
 
-class ImportDocumentError(ValueError):
-    """An import document that cannot be rebuilt; ``field`` names where."""
+@dataclass(frozen=True, slots=True)
+class ImportedHand:
+    """A hand of an import as the referee judged it again from its input (in
+    the document's player ids): the ruling is the referee's, the input its
+    canonical form."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
-def _verify_score(h: dict[str, Any], rules: Rules, field: str) -> None:
-    """A stored ruling's points must follow from its own counts (R16-R18):
-    rulings are not re-judged from the cards, but they cannot be made up."""
-    ruling = h["ruling"]
-    if ruling["outcome"] == "draw":
-        return
-    k, d = ruling["knocker"]["deadwood_count"], ruling["defender"]["deadwood_count"]
-    if h["mode"] == "counts" and (h["input"].get("knocker_deadwood_count"), h["input"].get(
-            "defender_deadwood_count")) != (k, d):
-        raise ImportDocumentError(f"{field}.ruling", "the ruling's counts are not the hand's counts")
-    expected = score(k, d, rules, gin=ruling["outcome"] == "gin")
-    if (expected.outcome.value, expected.scorer and expected.scorer.value, expected.points) != (
-            ruling["outcome"], ruling["scorer"], ruling["points"]):
-        raise ImportDocumentError(f"{field}.ruling", f"deadwood {k} against {d} scores {expected.points} to the "
-                           f"{expected.scorer}, not {ruling['points']} to the {ruling['scorer']}")
+    number: int
+    seating: Roles
+    knocker: Role | None
+    score: Score
+    mode: str
+    input: dict[str, Any]
+    ruling: dict[str, Any]
+    recorded_at: datetime
+    corrected_at: datetime | None
 
 
-def import_league(doc: dict[str, Any]) -> League:
-    """Rebuild a league from a validated export document (schemas.transfer).
-    Adds to the session; the caller commits (or rolls back on error)."""
-    league = League(name=doc["league"]["name"])
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A game of an import: its hands, and the replay of them (``state``,
+    with the running scores) and its players' figures."""
+
+    played_at: datetime
+    players: list[int]
+    rules: Rules
+    cut: dict[int, str] | None
+    first_roles: Roles
+    hands: list[ImportedHand]
+    state: GameState
+    figures: dict[int, Figures]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedLeague:
+    """A whole import document, judged: the league's name, its players
+    (document id, name) and games."""
+
+    name: str
+    players: list[tuple[int, str]]
+    games: list[ImportedGame]
+
+
+#: games (with their hands and figures) per batch of INSERTs: the rows of one batch are held at once
+GAME_BATCH = 100
+
+
+def import_league(doc: ImportedLeague) -> League:
+    """Write a judged import (see ``api.judging.judge_league``) as a new
+    league with new ids for its players and games: a few bulk inserts, no
+    object per hand. Adds to the session; the caller commits (or rolls back)."""
+    league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True)
     db.session.add(league)
+    db.session.flush()
+    connection = db.session.connection()
+    now = datetime.now(UTC)
     ids: dict[int, int] = {}
-    new_players = [Player(name=p["name"]) for p in doc["players"]]
-    db.session.add_all(new_players)
-    db.session.flush()
-    for p, row in zip(doc["players"], new_players, strict=True):
-        if p["id"] in ids:
-            raise ImportDocumentError("players", f"player id {p['id']} appears twice")
-        ids[p["id"]] = row.id
-    db.session.add_all(LeagueMember(league_id=league.id, player_id=pid) for pid in ids.values())
-
-    def player(old: int, field: str) -> int:
-        if old not in ids:
-            raise ImportDocumentError(field, f"player {old} is not one of the league's players")
-        return ids[old]
-
-    for gi, g in enumerate(doc["games"]):
-        field = f"games[{gi}]"
-        players = [player(p, f"{field}.players") for p in g["players"]]
-        if len(set(players)) != 3:
-            raise ImportDocumentError(f"{field}.players", "a game has three different players")
-        first = {k: player(v, f"{field}.first_roles.{k}") for k, v in g["first_roles"].items()}
-        try:
-            first_roles = Roles(**first)
-        except RefereeError as err:
-            raise ImportDocumentError(f"{field}.first_roles", err.message) from None
-        try:
-            rules = Rules.from_options(g["rules"])
-        except RefereeError as err:
-            raise ImportDocumentError(f"{field}.{err.field or 'rules'}", err.message) from None
-        if sorted(first.values()) != sorted(players):
-            raise ImportDocumentError(f"{field}.first_roles", "roles must be the game's players")
-        cut = None if g["cut"] is None else {str(player(int(k), f"{field}.cut")): v for k, v in g["cut"].items()}
-        game = Game(players=players, rules=rules.as_dict(), cut=cut, first_box=first_roles.box,
-                    first_captain=first_roles.captain, first_sitter=first_roles.sitter,
-                    league_id=league.id, played_at=g["played_at"], version=0)
-        for hi, h in enumerate(g["hands"]):
-            hfield = f"{field}.hands[{hi}]"
-            if h["number"] != hi + 1:
-                raise ImportDocumentError(f"{hfield}.number", f"hands must be numbered 1, 2, ... (got {h['number']})")
-            seating = {k: player(v, f"{hfield}.seating.{k}") for k, v in h["seating"].items()}
-            if sorted(seating.values()) != sorted(players):
-                raise ImportDocumentError(f"{hfield}.seating", "the seating must be the game's three players")
-            hand = Hand(number=h["number"], mode=h["mode"], knocker=h["knocker"], input=h["input"],
-                        ruling=h["ruling"], recorded_at=h["recorded_at"], corrected_at=h["corrected_at"], **seating)
-            ruling = h["ruling"]
-            hand.outcome, hand.scorer, hand.points = ruling["outcome"], ruling["scorer"], ruling["points"]
-            _verify_score(h, rules, hfield)
-            hand.knocker_deadwood = ruling["knocker"]["deadwood_count"] if h["mode"] == "cards" else None
-            game.hands.append(hand)
-        try:
-            state = replay(rules, first_roles, game.records())
-        except GameStateError as err:
-            raise ImportDocumentError(f"{field}.hands", err.message) from None
-        old_scores = {str(player(int(k), f"{field}.scores")): v for k, v in g["scores"].items()}
-        db.session.add(game)
-        game.apply(state)
-        if old_scores != game.scores:
-            raise ImportDocumentError(f"{field}.scores", f"the hands add up to {game.scores}, not {old_scores}")
-    db.session.flush()
+    if doc.players:
+        new = connection.execute(insert(_PLAYERS).returning(_PLAYERS.c.id, sort_by_parameter_order=True),
+                                 [{"name": name, "created_at": now} for _, name in doc.players]).scalars().all()
+        ids = dict(zip((pid for pid, _ in doc.players), new, strict=True))
+        connection.execute(insert(_MEMBERS), [{"league_id": league.id, "player_id": p, "joined_at": now}
+                                              for p in ids.values()])
+    for start in range(0, len(doc.games), GAME_BATCH):
+        games = doc.games[start:start + GAME_BATCH]
+        game_ids = connection.execute(insert(_GAMES).returning(_GAMES.c.id, sort_by_parameter_order=True),
+                                      [_game_row(game, ids, league.id, now) for game in games]).scalars().all()
+        figures: list[dict[str, Any]] = []
+        hands: list[dict[str, Any]] = []
+        for game, game_id in zip(games, game_ids, strict=True):
+            for player, f in game.figures.items():
+                figures.append({"game_id": game_id, "player_id": ids[player], "league_id": league.id,
+                                "played_at": game.played_at, **{n: getattr(f, n) for n in FIGURE_FIELDS}})
+            out_of_turn = set(game.state.out_of_turn)
+            for hand, running in zip(game.hands, game.state.running, strict=True):
+                hands.append(_hand_row(hand, running, ids, game_id, hand.number not in out_of_turn))
+        connection.execute(insert(_GAME_PLAYERS), figures)
+        if hands:
+            connection.execute(insert(_HANDS), hands)
     refresh_totals(league.id, ids.values())
-    league.history_version = 1
-    league.ratings_stale = league.streaks_stale = True
     return league
+
+
+def _mapped(roles: Roles, ids: dict[int, int]) -> dict[str, int]:
+    return {"box": ids[int(roles.box)], "captain": ids[int(roles.captain)], "sitter": ids[int(roles.sitter)]}
+
+
+def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: datetime) -> dict[str, Any]:
+    state = game.state
+    first = _mapped(game.first_roles, ids)
+    columns = state_columns(GameState({ids[int(p)]: n for p, n in state.scores.items()},
+                                      None if state.roles is None else Roles(**_mapped(state.roles, ids)),
+                                      None if state.winner is None else ids[int(state.winner)],
+                                      state.hands_played, state.out_of_turn))
+    return {**columns, "players": [ids[p] for p in game.players], "rules": game.rules.as_dict(),
+            "cut": None if game.cut is None else {str(ids[p]): card for p, card in game.cut.items()},
+            "first_box": first["box"], "first_captain": first["captain"], "first_sitter": first["sitter"],
+            "version": 1, "created_at": now, "league_id": league_id, "played_at": game.played_at}
+
+
+def _hand_row(hand: ImportedHand, running: dict[Any, int], ids: dict[int, int], game_id: int,
+              follows: bool) -> dict[str, Any]:
+    return {**result_columns(hand.knocker, hand.score, hand.input, hand.ruling, hand.mode),
+            **_mapped(hand.seating, ids), "game_id": game_id, "number": hand.number,
+            "scores_after": {str(ids[int(p)]): n for p, n in running.items()},
+            "seating_follows": follows, "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
+
+
+_PLAYERS = Player.__table__
+_MEMBERS = LeagueMember.__table__
+_GAMES = Game.__table__
+_HANDS = Hand.__table__
+_GAME_PLAYERS = GamePlayer.__table__

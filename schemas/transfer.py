@@ -1,119 +1,134 @@
-"""The league export document, as read back by an import."""
+"""The league export document, as read back by an import.
+
+Every member of the document is declared and typed here; an unknown member
+is refused. The shape is all a schema checks: what the document says about
+the play (rulings, seatings, scores, winners) is checked against the rules by
+``api.judging.judge_league``. The document's games are loaded one at a time
+(:class:`GameImportSchema`), so that a large import never holds two copies of
+all its hands.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import CardField, Name
+from schemas.fields import MAX_ID, CardField, Name, UTCDateTime, id_field
 from schemas.hands import HandInSchema
+from schemas.numbers import loads
+from schemas.rules import RulesSchema
 
+_SHORT = 12  # a card, role or outcome is shorter; a name or date-time may not be
 _ROLE = validate.OneOf(["box", "captain"])
 _PLAYER_KEY = validate.Regexp(r"^[1-9][0-9]{0,9}$", error="{input!r} is not a player id")
+# POST /games takes a cut's keys as any digits naming a player (e.g. "07"), and keeps them.
+_CUT_KEY = validate.Regexp(r"^[0-9]{1,12}$", error="{input!r} is not a player id")
 
 
-class _Seating(Schema):
-    box = fields.Integer(strict=True, required=True)
-    captain = fields.Integer(strict=True, required=True)
-    sitter = fields.Integer(strict=True, required=True)
+class _Roles(Schema):
+    box = id_field(required=True)
+    captain = id_field(required=True)
+    sitter = id_field(required=True)
 
 
-class _SideRuling(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
-    deadwood_count = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=200))
-
-
-class _Ruling(Schema):
-    """The stored ruling: checked for shape; the rest is kept as given."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-    outcome = fields.String(required=True, validate=validate.OneOf(["knock", "gin", "undercut", "draw"]))
-    scorer = fields.String(required=True, allow_none=True, validate=validate.OneOf(["knocker", "defender"]))
-    points = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=10000))
-    knocker = fields.Nested(_SideRuling, required=True, allow_none=True)
-    defender = fields.Nested(_SideRuling, required=True, allow_none=True)
+class _Rules(RulesSchema):
+    """All four options, as an export gives them (schemas.rules bounds each)."""
 
     @validates_schema
-    def _consistent(self, data: dict[str, Any], **kwargs: Any) -> None:
-        draw = data["outcome"] == "draw"
-        if draw != (data["scorer"] is None):
-            raise ValidationError("a draw, and only a draw, has no scorer", "scorer")
-        if not draw and (data["knocker"] is None or data["defender"] is None):
-            raise ValidationError("a knock has both sides", "knocker")
+    def _every_option(self, data: dict[str, Any], **kwargs: Any) -> None:
+        missing = {name: ["Missing data for required field."] for name in self.fields if name not in data}
+        if missing:
+            raise ValidationError(missing)
 
 
 class _Hand(Schema):
-    number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
     mode = fields.String(required=True, validate=validate.OneOf(["cards", "counts", "draw"]))
-    seating = fields.Nested(_Seating, required=True)
+    seating = fields.Nested(_Roles, required=True)
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
-    input = fields.Dict(required=True)
-    ruling = fields.Dict(required=True)
-    recorded_at = fields.AwareDateTime(required=True)
-    corrected_at = fields.AwareDateTime(required=True, allow_none=True)
+    input = fields.Nested(HandInSchema, required=True)
+    # Compared member by member with the referee's ruling of the input.
+    ruling = fields.Raw(required=True)
+    recorded_at = UTCDateTime(required=True)
+    corrected_at = UTCDateTime(required=True, allow_none=True)
 
     @validates_schema
-    def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
-        try:
-            HandInSchema().load(data["input"])
-        except ValidationError as err:
-            raise ValidationError(err.messages, "input") from None
-        try:
-            ruling = _Ruling().load(data["ruling"])
-        except ValidationError as err:
-            raise ValidationError(err.messages, "ruling") from None
-        if (data["mode"] == "draw") != (ruling["outcome"] == "draw") or (data["knocker"] is None) != (
-                data["mode"] == "draw"):
-            raise ValidationError("mode, knocker and outcome disagree", "mode")
-        form = ("draw" if data["input"].get("outcome") == "draw" else
-                "counts" if "knocker_deadwood_count" in data["input"] else "cards")
-        if form != data["mode"]:
-            raise ValidationError(f"the input is a {form} hand, not {data['mode']}", "mode")
-        if data["knocker"] is not None and data["input"].get("knocker") not in (None, data["knocker"]):
-            raise ValidationError("the input names another knocker", "knocker")
+    def _corrected_after_recorded(self, data: dict[str, Any], **kwargs: Any) -> None:
+        corrected = data["corrected_at"]
+        if corrected is not None and corrected < data["recorded_at"]:
+            raise ValidationError(f"{corrected.isoformat()} is before the hand was recorded "
+                                  f"({data['recorded_at'].isoformat()})", "corrected_at")
 
 
-class _Game(Schema):
-    class Meta:
-        unknown = EXCLUDE  # id, status, winner: derived, rebuilt on import
+class GameImportSchema(Schema):
+    """One game of the document."""
 
-    played_at = fields.AwareDateTime(required=True)
-    players = fields.List(fields.Integer(strict=True), required=True, validate=validate.Length(equal=3))
-    cut = fields.Dict(keys=fields.String(validate=_PLAYER_KEY), values=CardField(), required=True,
+    id = id_field(required=True)  # the game's id in the document; an import gives it a new one
+    played_at = UTCDateTime(required=True)
+    players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
+    cut = fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True,
                       allow_none=True)
-    first_roles = fields.Nested(_Seating, required=True)
-    rules = fields.Dict(required=True)
-    scores = fields.Dict(keys=fields.String(validate=_PLAYER_KEY), values=fields.Integer(strict=True),
+    first_roles = fields.Nested(_Roles, required=True)
+    rules = fields.Nested(_Rules, required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
+    scores = fields.Dict(keys=fields.String(validate=_PLAYER_KEY),
+                         values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
                          required=True)
-
-    @post_load
-    def _canonical_cut(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        if data["cut"] is not None:
-            data["cut"] = {k: str(v) for k, v in data["cut"].items()}
-        return data
+    winner = id_field(required=True, allow_none=True)
     hands = fields.List(fields.Nested(_Hand), required=True)
 
 
 class _Player(Schema):
-    id = fields.Integer(strict=True, required=True)
+    id = id_field(required=True)
     name = Name(required=True)
 
 
 class _League(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
+    id = id_field(required=True)  # the league's id in the document; an import makes a new league
     name = Name(required=True)
 
 
 class LeagueImportSchema(Schema):
+    """The document around its games, which stay as given: each is loaded
+    with :class:`GameImportSchema` when it is judged."""
+
     format = fields.String(required=True, validate=validate.Equal("ginref.league"))
-    format_version = fields.Integer(required=True, validate=validate.Equal(1))
+    format_version = fields.Integer(strict=True, required=True, validate=validate.Equal(1))
     league = fields.Nested(_League, required=True)
     players = fields.List(fields.Nested(_Player), required=True)
-    games = fields.List(fields.Nested(_Game), required=True)
+    games = fields.List(fields.Raw(), required=True)
+
+
+def read_document(read: Callable[[], bytes]) -> Any:
+    """The document's JSON text as Python values, read with ``read``. The
+    bytes are let go once decoded, the text once parsed; each distinct short
+    string (a card, a role, an outcome) is kept once however often it occurs,
+    as a large import holds tens of thousands of hands of the same 52 cards.
+    Raises ``ValueError`` for text that is not JSON (as ``json.loads``), and
+    :class:`~schemas.numbers.NumberOutOfRangeError` for a number out of range."""
+    text = _decoded(read())
+    shared: dict[str, str] = {}
+
+    def share(value: str) -> str:
+        return shared.setdefault(value, value) if len(value) <= _SHORT else value
+
+    def shared_strings(obj: dict[str, Any]) -> dict[str, Any]:
+        for key, value in obj.items():
+            if type(value) is str:
+                obj[key] = share(value)
+            elif type(value) is list:
+                for i, item in enumerate(value):
+                    if type(item) is str:
+                        value[i] = share(item)
+                    elif type(item) is list:  # melds: lists of cards
+                        item[:] = [share(x) if type(x) is str else x for x in item]
+        return obj
+
+    return loads(text, object_hook=shared_strings)
+
+
+def _decoded(data: bytes) -> str:
+    return data.decode(json.detect_encoding(data), "surrogatepass")  # as json.loads decodes bytes
