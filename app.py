@@ -102,7 +102,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", default_db),
         SQLALCHEMY_ENGINE_OPTIONS={},
         MAX_CONTENT_LENGTH=64 * 1024,
-        IMPORT_MAX_CONTENT_LENGTH=256 * 1024 * 1024,
+        IMPORT_MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # about 80,000 hands by cards; FLASK_IMPORT_MAX_CONTENT_LENGTH
         MAX_URL_LENGTH=8192,
         # Writes per key (or client address), see api/limits.py; several workers must
         # share the storage, e.g. FLASK_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379/0
