@@ -30,7 +30,8 @@ from referee import (
 from referee.game import advance, new_game
 from referee.roles import PlayerId
 from referee.stats import game_figures
-from schemas.rulings import card_list, count_ruling_dict, draw_ruling_dict, ruling_dict
+from schemas.hands import DefenderHandSchema, KnockerHandSchema
+from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
 from schemas.transfer import GameImportSchema
 
 
@@ -44,16 +45,7 @@ class Judged:
     discard: str | None = None
 
 
-def _canonical_hand(hand: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"cards": card_list(hand["cards"])}
-    if "melds" in hand:
-        out["melds"] = None if hand["melds"] is None else [card_list(m) for m in hand["melds"]]
-    if "discard" in hand:
-        out["discard"] = None if hand["discard"] is None else str(hand["discard"])
-    if "layoffs" in hand:
-        out["layoffs"] = (None if hand["layoffs"] is None
-                          else [{"card": str(lo["card"]), "meld": lo["meld"]} for lo in hand["layoffs"]])
-    return out
+KNOCKER_HAND, DEFENDER_HAND = KnockerHandSchema(), DefenderHandSchema()
 
 
 def judge_cards(data: dict[str, Any], rules: Rules) -> Judged:
@@ -66,8 +58,8 @@ def judge_cards(data: dict[str, Any], rules: Rules) -> Judged:
         discard=knocker_hand.get("discard"), rules=rules)
     knocker = Role(data["knocker"]) if "knocker" in data else None
     discard = knocker_hand.get("discard")
-    input_ = {"knocker": data.get("knocker"), "knocker_hand": _canonical_hand(knocker_hand),
-              "defender_hand": _canonical_hand(defender_hand)}
+    input_ = {"knocker": data.get("knocker"), "knocker_hand": KNOCKER_HAND.dump(knocker_hand),
+              "defender_hand": DEFENDER_HAND.dump(defender_hand)}  # canonical cards (R3), as the schemas say
     return Judged("cards", knocker, Score(ruling.outcome, ruling.scorer, ruling.points),
                   ruling_dict(ruling), input_, None if discard is None else str(discard))
 
