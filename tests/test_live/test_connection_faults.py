@@ -53,6 +53,8 @@ def _writer(base: str, game: dict[str, Any], log: list[dict[str, Any]], stop: th
                 time.sleep(0.05)
                 continue
             answers.append(r.status_code)
+            if r.status_code == 409 and r.json().get("rule") == "R20":
+                return  # the game is won (R20): this phone's game is over
             if r.status_code == 201:
                 log.append({"game": game["id"], "key": idem, "body": body, "number": r.json()["number"],
                             "answers": answers, "replayed": r.headers.get("Idempotent-Replayed") == "true"})
