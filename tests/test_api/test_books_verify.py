@@ -1,9 +1,9 @@
-"""models.verify: every stored figure recounted from the hand logs alone
-(R11, R12, R16-R20, R25, R26).
+"""``flask books verify``: every stored figure recounted from the hand logs
+alone (R11, R12, R16-R20, R25, R26), through Flask's CLI runner.
 
-The league here is changed in every way the API allows; the books must agree
-with the hand logs. A column changed behind the API's back must be reported,
-exactly.
+The league here is changed in every way the API allows; the command must find
+that the books agree with the hand logs. A column changed behind the API's
+back must be reported, exactly, with a non-zero exit.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ BASE = "/api/v1"
 KNOCK_6_DECLARED = by_cards("box", *KNOCK_6, knocker_melds=melds("5H 6H 7H | 2S 2D 2C | JS JD JC"),
                             defender_melds=melds("3D 4D 5D | 8C 9C 10C"),
                             layoffs=[{"card": "8H", "meld": 0}, {"card": "9H", "meld": 0}], discard="KC")
+
+
+def verify(app: Flask, *args: str) -> Any:
+    return app.test_cli_runner().invoke(args=["books", "verify", *args])
 
 
 class Table:
@@ -150,8 +154,16 @@ def test_r26_a_league_changed_in_every_way_the_api_allows_agrees_with_its_hand_l
     assert imported
     t.hand(imported[0], by_counts("box", 1, 2))
 
+    games = t.get("/games?per_page=100")
+    hands = sum(len(t.get(f"/games/{g['id']}/hands")["items"]) for g in games["items"])
+    result = verify(app)
+    assert (result.exit_code, result.output) == (0, f"books agree with the hand logs: {games['total']} games, "
+                                                    f"{hands} hands\n")
+    assert games["total"] == 9
+    one = verify(app, "--league", str(copy))
+    assert (one.exit_code, one.output) == (0, f"books agree with the hand logs: 4 games, {hands - 14 - 1} hands\n")
     with app.app_context():
-        assert verify_books() == [] and verify_league(copy) == [] and verify_game(g5) == []
+        assert verify_books() == [] and verify_game(g5) == []
 
 
 @pytest.fixture
@@ -197,7 +209,7 @@ TAMPERED = {
 
 
 @pytest.mark.parametrize("what", list(TAMPERED))
-def test_a_column_changed_behind_the_apis_back_is_one_line_naming_it(
+def test_a_column_changed_behind_the_apis_back_is_one_line_naming_it_and_a_nonzero_exit(
         app: Flask, small: dict[str, int], what: str) -> None:
     tamper, line = TAMPERED[what]
     with app.app_context():
@@ -205,6 +217,18 @@ def test_a_column_changed_behind_the_apis_back_is_one_line_naming_it(
         mu_a = db.session.scalar(select(LeagueRating.mu).where(LeagueRating.player_id == small["a"]))
         db.session.execute(tamper(small))
         db.session.commit()
+    expected = line.format(**small, mu_a=mu_a)
+    result = verify(app)
+    assert result.exit_code == 1
+    assert result.stdout == expected + "\n"
+    assert result.stderr == "1 difference between the books and the hand logs: 2 games, 2 hands\n"
     with app.app_context():
-        assert verify_books() == [line.format(**small, mu_a=mu_a)]
+        assert verify_books() == [expected]
 
+
+def test_a_league_or_game_that_does_not_exist_is_a_usage_error(app: Flask, small: dict[str, int]) -> None:
+    result = verify(app, "--league", "999999")
+    assert result.exit_code == 2
+    assert "there is no league 999999" in result.output
+    result = verify(app, "--game", str(small["game"]))
+    assert (result.exit_code, result.output) == (0, "books agree with the hand logs: 1 games, 1 hands\n")
