@@ -33,16 +33,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import ColumnElement, Row, select, true
 
 from models.database import db
-from models.figures import FIGURE_FIELDS
-from models.game import Game, Hand
+from models.figures import FIGURE_FIELDS, GamePlayer
+from models.game import Game, GameRow, Hand
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.ratings import rate_hands
 from models.standings import league_hand_log
-from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Score, Side, replay
+from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
 from referee.stats import Figures, game_figures, streaks
 
 #: how far a stored rating may be from its recount
@@ -67,33 +66,62 @@ class Checked:
 
 
 @dataclass
+class Stored:
+    """A game as stored: its row, its hands' rows in order, its figure rows."""
+
+    game: GameRow
+    hands: list[Row[Any]] = field(default_factory=list)
+    figures: list[Row[Any]] = field(default_factory=list)
+
+
+@dataclass
 class Recount:
     """One game recounted from its hand log: ``state`` and ``figures`` are
     None when the log itself cannot be replayed (said in the differences)."""
 
-    game: Game
+    game: GameRow
     records: list[HandRecord] | None
     state: GameState | None
     figures: dict[int, Figures] | None
 
 
+_GAMES, _HANDS, _FIGURES = Game.__table__, Hand.__table__, GamePlayer.__table__
+
+
+def stored_games(condition: ColumnElement[bool]) -> list[Stored]:
+    """The games that meet ``condition``, by id, with their hands and figures
+    (three statements, plain rows: a check reads every game there is)."""
+    games = {row.id: Stored(GameRow.of(row._mapping)) for row in db.session.execute(
+        select(_GAMES).where(condition).order_by(_GAMES.c.id))}
+    ids = select(_GAMES.c.id).where(condition)
+    for row in db.session.execute(select(_HANDS).where(_HANDS.c.game_id.in_(ids))
+                                  .order_by(_HANDS.c.game_id, _HANDS.c.number)):
+        games[row.game_id].hands.append(row)
+    for row in db.session.execute(select(_FIGURES).where(_FIGURES.c.game_id.in_(ids))
+                                  .order_by(_FIGURES.c.game_id, _FIGURES.c.player_id)):
+        games[row.game_id].figures.append(row)
+    return list(games.values())
+
+
 # --- games ------------------------------------------------------------------------------------
 
-def hand_record(hand: Hand) -> HandRecord:
+def hand_record(hand: Row[Any]) -> HandRecord:
     """The hand as its log says: the seating as played, the knocker and the
     ruling, never the columns derived from them."""
     ruling = hand.ruling
     scorer = ruling["scorer"]
     score = Score(Outcome(ruling["outcome"]), None if scorer is None else Side(scorer), ruling["points"])
     deadwood = ruling["knocker"]["deadwood_count"] if hand.mode == "cards" else None
-    return HandRecord(hand.seating, None if hand.knocker is None else Role(hand.knocker), score, deadwood)
+    return HandRecord(Roles(box=hand.box, captain=hand.captain, sitter=hand.sitter),
+                      None if hand.knocker is None else Role(hand.knocker), score, deadwood)
 
 
-def _records(game: Game, checked: Checked) -> list[HandRecord] | None:
+def _records(stored: Stored, checked: Checked) -> list[HandRecord] | None:
+    game = stored.game
     where = f"game {game.id}"
-    checked.differ(where, "hand numbers", [h.number for h in game.hands], list(range(1, len(game.hands) + 1)))
+    checked.differ(where, "hand numbers", [h.number for h in stored.hands], list(range(1, len(stored.hands) + 1)))
     records: list[HandRecord] | None = []
-    for hand in game.hands:
+    for hand in stored.hands:
         at = f"{where} hand {hand.number}"
         try:
             record = hand_record(hand)
@@ -115,13 +143,14 @@ def _records(game: Game, checked: Checked) -> list[HandRecord] | None:
     return records
 
 
-def recount_game(game: Game, checked: Checked) -> Recount:
+def recount_game(stored: Stored, checked: Checked) -> Recount:
     """Recount one game from its hand log and compare everything stored on
     the game, its hands and its figures."""
+    game = stored.game
     checked.games += 1
-    checked.hands += len(game.hands)
+    checked.hands += len(stored.hands)
     where = f"game {game.id}"
-    records = _records(game, checked)
+    records = _records(stored, checked)
     if records is None:
         return Recount(game, None, None, None)
     try:
@@ -138,14 +167,14 @@ def recount_game(game: Game, checked: Checked) -> Recount:
     checked.differ(where, "status", game.status, "finished" if state.finished else "in_progress")
     checked.differ(where, "hands_played", game.hands_played, state.hands_played)
     checked.differ(where, "out_of_turn", list(game.out_of_turn), list(state.out_of_turn))
-    for hand, running in zip(game.hands, state.running, strict=True):
+    for hand, running in zip(stored.hands, state.running, strict=True):
         at = f"{where} hand {hand.number}"
         after = {str(p): n for p, n in running.items()}
         for player in sorted(set(hand.scores_after) | set(after), key=_player_order):
             checked.differ(at, f"scores_after[{player}]", hand.scores_after.get(player), after.get(player))
         checked.differ(at, "seating_follows", hand.seating_follows, hand.number not in state.out_of_turn)
     figures = {int(p): f for p, f in game_figures(records, game.players, state.winner).items()}
-    rows = {row.player_id: row for row in game.figures}
+    rows = {row.player_id: row for row in stored.figures}
     for player in sorted(set(rows) | set(figures)):
         at = f"{where} player {player}"
         row, recounted = rows.get(player), figures.get(player)
@@ -168,12 +197,6 @@ def _presence(row: object) -> str:
 
 
 # --- leagues ----------------------------------------------------------------------------------
-
-def _games(*conditions: Any) -> list[Game]:
-    return list(db.session.scalars(
-        select(Game).where(*conditions).order_by(Game.id)
-        .options(selectinload(Game.hands), selectinload(Game.figures))))
-
 
 def _hand_key(record: HandRecord) -> tuple[Any, ...]:
     """A hand as league_hand_log orders games with the same played_at: by content."""
@@ -204,10 +227,11 @@ def _position(rated: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**rated, "played_at": datetime.fromisoformat(rated["played_at"])}
 
 
-def check_league(league: League, checked: Checked) -> None:
-    """Recount every game of the league, then its members' totals, streaks and ratings."""
+def check_league(league: League, games: list[Stored], checked: Checked) -> None:
+    """Recount every game of the league (``games``), then its members' totals,
+    streaks and ratings."""
     where = f"league {league.id}"
-    recounts = [recount_game(game, checked) for game in _games(Game.league_id == league.id)]
+    recounts = [recount_game(game, checked) for game in games]
     members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)))
     totals = {p: Figures() for p in members}
     finished: dict[int, list[tuple[bool, Recount]]] = {p: [] for p in members}
@@ -247,7 +271,7 @@ def _check_ratings(league: League, recounts: list[Recount], checked: Checked) ->
     if league.ratings_stale:
         # what the next read's refresh_ratings would store
         refresh_log, refresh_last = league_hand_log(league.id)
-        stored = {p: (mu, sigma, n) for p, (mu, sigma, n) in rate_hands(refresh_log).items()}
+        stored = rate_hands(refresh_log)
         prefix, rated_through = "refreshed ", _position(refresh_last)
     else:
         stored = {p: (mu, sigma, n) for p, mu, sigma, n in db.session.execute(
@@ -257,13 +281,13 @@ def _check_ratings(league: League, recounts: list[Recount], checked: Checked) ->
     checked.differ(where, prefix + "rated_through", rated_through, last)
     for player in sorted(set(stored) | set(recounted)):
         at = f"{where} player {player}"
-        mine, theirs = stored.get(player), recounted.get(player)
-        if mine is None or theirs is None:
-            checked.differ(at, prefix + "league_rating row", _presence(mine), _presence(theirs))
+        row, recount = stored.get(player), recounted.get(player)
+        if row is None or recount is None:
+            checked.differ(at, prefix + "league_rating row", _presence(row), _presence(recount))
             continue
-        checked.differ_float(at, prefix + "league_rating.mu", mine[0], theirs[0])
-        checked.differ_float(at, prefix + "league_rating.sigma", mine[1], theirs[1])
-        checked.differ(at, prefix + "league_rating.hands_rated", mine[2], theirs[2])
+        checked.differ_float(at, prefix + "league_rating.mu", row[0], recount[0])
+        checked.differ_float(at, prefix + "league_rating.sigma", row[1], recount[1])
+        checked.differ(at, prefix + "league_rating.hands_rated", row[2], recount[2])
 
 
 # --- entry points -----------------------------------------------------------------------------
@@ -273,15 +297,17 @@ def check_books(*, league_id: int | None = None, game_id: int | None = None) -> 
     outside a league."""
     checked = Checked()
     if game_id is not None:
-        for game in _games(Game.id == game_id):
+        for game in stored_games(_GAMES.c.id == game_id):
             recount_game(game, checked)
         return checked
-    conditions = [] if league_id is None else [League.id == league_id]
-    for league in db.session.scalars(select(League).where(*conditions).order_by(League.id)):
-        check_league(league, checked)
-    if league_id is None:
-        for game in _games(Game.league_id.is_(None)):
-            recount_game(game, checked)
+    by_league: dict[int | None, list[Stored]] = {}
+    for game in stored_games(true() if league_id is None else _GAMES.c.league_id == league_id):
+        by_league.setdefault(game.game.league_id, []).append(game)
+    leagues = select(League).order_by(League.id)
+    for league in db.session.scalars(leagues if league_id is None else leagues.where(League.id == league_id)):
+        check_league(league, by_league.get(league.id, []), checked)
+    for game in by_league.get(None, []):
+        recount_game(game, checked)
     return checked
 
 
