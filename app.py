@@ -42,6 +42,7 @@ from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import write_transaction, writing
 from models.security import rotate_key
+from models.verify import check_books, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -330,6 +331,34 @@ def init_commands(app: Flask) -> None:
             click.echo(line)
 
     app.cli.add_command(keys)
+
+    books = AppGroup("books", help="Check the stored books against the hand logs.")
+
+    @books.command("verify")
+    @click.option("--league", "league_id", type=int, help="Only this league (default: every league and game)")
+    @click.option("--game", "game_id", type=int, help="Only this game")
+    def verify_books(league_id: int | None, game_id: int | None) -> None:
+        """Recount every stored score, mark, figure, total, streak and rating
+        from the hand logs alone; print each difference and exit 1 if any."""
+        if league_id is not None and game_id is not None:
+            raise click.UsageError("give --league or --game, not both")
+        if league_id is not None and db.session.get(League, league_id) is None:
+            raise click.BadParameter(f"there is no league {league_id}", param_hint="--league")
+        if game_id is not None and db.session.get(Game, game_id) is None:
+            raise click.BadParameter(f"there is no game {game_id}", param_hint="--game")
+        with snapshot():
+            checked = check_books(league_id=league_id, game_id=game_id)
+        for line in checked.differences:
+            click.echo(line)
+        counted = f"{checked.games} games, {checked.hands} hands"
+        if checked.differences:
+            many = len(checked.differences)
+            noun = "difference" if many == 1 else "differences"
+            click.echo(f"{many} {noun} between the books and the hand logs: {counted}", err=True)
+            raise SystemExit(1)
+        click.echo(f"books agree with the hand logs: {counted}")
+
+    app.cli.add_command(books)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
