@@ -159,8 +159,8 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
         checked.differences.append(f"{where}: the hand log cannot be replayed ({err})")
         return Recount(game, records, None, None)
     scores = {str(p): n for p, n in state.scores.items()}
-    for player in sorted(set(game.scores) | set(scores), key=_player_order):
-        checked.differ(where, f"scores[{player}]", game.scores.get(player), scores.get(player))
+    for scorer in sorted(set(game.scores) | set(scores), key=_player_order):
+        checked.differ(where, f"scores[{scorer}]", game.scores.get(scorer), scores.get(scorer))
     checked.differ(where, "roles", game.roles,
                    None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()})
     checked.differ(where, "winner", game.winner, None if state.winner is None else int(state.winner))
@@ -170,8 +170,8 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
     for hand, running in zip(stored.hands, state.running, strict=True):
         at = f"{where} hand {hand.number}"
         after = {str(p): n for p, n in running.items()}
-        for player in sorted(set(hand.scores_after) | set(after), key=_player_order):
-            checked.differ(at, f"scores_after[{player}]", hand.scores_after.get(player), after.get(player))
+        for seat in sorted(set(hand.scores_after) | set(after), key=_player_order):
+            checked.differ(at, f"scores_after[{seat}]", hand.scores_after.get(seat), after.get(seat))
         checked.differ(at, "seating_follows", hand.seating_follows, hand.number not in state.out_of_turn)
     figures = {int(p): f for p, f in game_figures(records, game.players, state.winner).items()}
     rows = {row.player_id: row for row in stored.figures}
@@ -254,11 +254,11 @@ def check_league(league: League, games: list[Stored], checked: Checked) -> None:
             checked.differ(at, f"league_player.{name}", getattr(row, name), getattr(recounted, name))
         if league.streaks_stale:
             continue  # the next read recounts them from game_player, compared above
-        games = finished.get(player, [])
-        current, longest = streaks(won for won, _ in games)
+        results = finished.get(player, [])
+        current, longest = streaks(won for won, _ in results)
         checked.differ(at, "current_streak", row.current_streak, current)
         checked.differ(at, "longest_streak", row.longest_streak, longest)
-        last = games[-1][1].game if games else None
+        last = results[-1][1].game if results else None
         checked.differ(at, "streak_played_at", row.streak_played_at, None if last is None else last.played_at)
         checked.differ(at, "streak_game_id", row.streak_game_id, None if last is None else last.id)
     _check_ratings(league, recounts, checked)
