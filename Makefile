@@ -35,6 +35,7 @@ check: test test-slow lint
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/mypy --strict referee
 

@@ -69,8 +69,9 @@ class ReplayHeaderPlugin(BasePlugin):  # type: ignore[misc]
     """Every write's success answers may be a replay: the spec says so
     (``Idempotent-Replayed: true``, api.idempotency)."""
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
-                         **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         for method, operation in (operations or {}).items():
             if method.upper() not in WRITE_METHODS:
                 continue
@@ -78,8 +79,9 @@ class ReplayHeaderPlugin(BasePlugin):  # type: ignore[misc]
                 if str(status).startswith("2") and isinstance(response, dict):
                     response.setdefault("headers", {})["Idempotent-Replayed"] = {
                         "description": "true when this is the stored answer to an earlier request with the "
-                                       "same Idempotency-Key (the write was not done again)",
-                        "schema": {"type": "string", "enum": ["true"]}}
+                        "same Idempotency-Key (the write was not done again)",
+                        "schema": {"type": "string", "enum": ["true"]},
+                    }
 
 
 class ProblemApi(Api):  # type: ignore[misc]
@@ -122,8 +124,10 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/static/",
         API_SPEC_OPTIONS={
-            "info": {"description": "Scorekeeping and referee API for three-handed Gin Rummy. "
-                                    "Rules are cited by number (R1-R26)."},
+            "info": {
+                "description": "Scorekeeping and referee API for three-handed Gin Rummy. "
+                "Rules are cited by number (R1-R26)."
+            },
         },
     )
     app.config.from_prefixed_env()
@@ -183,8 +187,9 @@ def init_database(app: Flask) -> None:
     if uri.startswith("postgresql"):
         # A hang (a lock held by a stuck transaction, a runaway statement, a server
         # that does not answer) becomes an error the API answers as a 503.
-        engine_options["connect_args"] = postgresql_connect_args(app.config, uri,
-                                                                 engine_options.get("connect_args", {}))
+        engine_options["connect_args"] = postgresql_connect_args(
+            app.config, uri, engine_options.get("connect_args", {})
+        )
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
     with app.app_context():
@@ -233,14 +238,20 @@ def init_write_requests(app: Flask) -> None:
             if known is not None:
                 return known
             if isinstance(err, IntegrityError):
-                return handle_problem(conflict("this write conflicted with another made at the same time, "
-                                               "and nothing was saved: read the resource and try again"))
-            detail = ("the database did not confirm this write, so it may not have been saved: retry it with "
-                      "the same Idempotency-Key" if pending is not None else
-                      "the database did not confirm this write, so it may not have been saved: read the "
-                      "resource before sending it again (writes with an Idempotency-Key can simply be retried)")
-            return problem_response(503, detail, type=UNAVAILABLE,
-                                    headers={"Retry-After": "1"})
+                return handle_problem(
+                    conflict(
+                        "this write conflicted with another made at the same time, "
+                        "and nothing was saved: read the resource and try again"
+                    )
+                )
+            detail = (
+                "the database did not confirm this write, so it may not have been saved: retry it with "
+                "the same Idempotency-Key"
+                if pending is not None
+                else "the database did not confirm this write, so it may not have been saved: read the "
+                "resource before sending it again (writes with an Idempotency-Key can simply be retried)"
+            )
+            return problem_response(503, detail, type=UNAVAILABLE, headers={"Retry-After": "1"})
         return response
 
     @app.teardown_request
@@ -257,8 +268,7 @@ def init_request_limits(app: Flask) -> None:
     @app.before_request
     def _body_limit() -> None:
         if len(request.full_path) > app.config["MAX_URL_LENGTH"]:
-            raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters",
-                          type=URI_TOO_LONG)
+            raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
         if request.endpoint == "leagues.import_league_json":
             request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
         read_chunked_body()
@@ -268,6 +278,7 @@ def init_request_limits(app: Flask) -> None:
 
 def init_docs(app: Flask) -> None:
     """Swagger UI served from the installed bundle: works offline."""
+
     @app.route("/docs/static/<path:filename>")
     def swagger_static(filename: str) -> Any:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
@@ -276,10 +287,14 @@ def init_docs(app: Flask) -> None:
 def init_cors(app: Flask) -> None:
     """Browsers may call /api/v1 from any origin by default (FLASK_CORS_ORIGINS
     narrows it): there are no cookies, a write needs its bearer key."""
-    CORS(app, resources={r"/api/*": {"origins": app.config["CORS_ORIGINS"]}},
-         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
-         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Disposition"],
-         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], max_age=600)
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": app.config["CORS_ORIGINS"]}},
+        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
+        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Disposition"],
+        methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        max_age=600,
+    )
 
 
 def init_health(app: Flask) -> None:
@@ -321,11 +336,15 @@ def init_commands(app: Flask) -> None:
         """Issue keys for every league and league-less game that has none; prints them once."""
         with write_transaction():  # all the keys or none
             with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None))
-            issued = [f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}"
-                      for league in db.session.scalars(select(League).where(League.id.not_in(with_keys)))]
+            issued = [
+                f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}"
+                for league in db.session.scalars(select(League).where(League.id.not_in(with_keys)))
+            ]
             game_keys = select(ApiKey.game_id).where(ApiKey.game_id.is_not(None))
-            issued += [f"game {game.id}\t{ApiKey.issue(game_id=game.id)[1]}" for game in db.session.scalars(
-                select(Game).where(Game.league_id.is_(None), Game.id.not_in(game_keys)))]
+            issued += [
+                f"game {game.id}\t{ApiKey.issue(game_id=game.id)[1]}"
+                for game in db.session.scalars(select(Game).where(Game.league_id.is_(None), Game.id.not_in(game_keys)))
+            ]
             db.session.commit()
         for line in issued:
             click.echo(line)
@@ -367,12 +386,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     load_config(app, test_config)
     init_database(app)
     init_bodies(app)
-    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": SchemaKeywordsPlugin(),
-                                       "extra_plugins": [ReplayHeaderPlugin()]})
+    api = ProblemApi(
+        app, spec_kwargs={"marshmallow_plugin": SchemaKeywordsPlugin(), "extra_plugins": [ReplayHeaderPlugin()]}
+    )
     api.register_converter(IdConverter, id_schema)
-    api.spec.components.security_scheme("bearerAuth", {
-        "type": "http", "scheme": "bearer",
-        "description": "The key of the league (or of the game outside a league) that a write changes"})
+    api.spec.components.security_scheme(
+        "bearerAuth",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The key of the league (or of the game outside a league) that a write changes",
+        },
+    )
     register_blueprints(api)
     register_error_handlers(app)
     init_write_requests(app)

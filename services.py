@@ -58,11 +58,27 @@ def _books(game: Game, *, history: bool) -> None:
         league_books.game_rewritten(game, history=history)
 
 
-def start_game(players: list[int], roles: Roles, rules: Rules, *, league_id: int | None,
-               played_at: datetime | None, cut: dict[str, str] | None) -> tuple[Game, str | None]:
+def start_game(
+    players: list[int],
+    roles: Roles,
+    rules: Rules,
+    *,
+    league_id: int | None,
+    played_at: datetime | None,
+    cut: dict[str, str] | None,
+) -> tuple[Game, str | None]:
     """A new game, and its own key when it is outside a league (shown once)."""
-    game = Game(players=players, rules=rules.as_dict(), league_id=league_id, played_at=played_at or now(),
-                cut=cut, first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter, version=0)
+    game = Game(
+        players=players,
+        rules=rules.as_dict(),
+        league_id=league_id,
+        played_at=played_at or now(),
+        cut=cut,
+        first_box=roles.box,
+        first_captain=roles.captain,
+        first_sitter=roles.sitter,
+        version=0,
+    )
     db.session.add(game)
     game.apply(replay(rules, roles, []))
     db.session.flush()

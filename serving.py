@@ -41,8 +41,7 @@ def _shown(value: object, limit: int = 80) -> str:
 
 def _header_detail(name: str) -> str:
     if name == "CONTENT-LENGTH":
-        return ("Content-Length must be one non-negative decimal integer, sent once "
-                "and never with Transfer-Encoding")
+        return "Content-Length must be one non-negative decimal integer, sent once and never with Transfer-Encoding"
     if name == "TRANSFER-ENCODING":
         return "Transfer-Encoding must end in chunked, once, on HTTP/1.1"
     if name == "bare LF as line terminator":
@@ -81,8 +80,11 @@ def describe(exc: BaseException, cfg: Any) -> tuple[int, str, str]:  # noqa: C90
     if isinstance(exc, errors.InvalidHeader) and not isinstance(exc, errors.InvalidResponseHeader):
         return 400, MALFORMED, _header_detail(str(exc.hdr))
     if isinstance(exc, errors.UnsupportedTransferCoding):
-        return 501, TYPE_BASE + "unsupported-transfer-coding", \
-            f"the transfer coding {_shown(exc.hdr)} is not supported: send the body chunked or with Content-Length"
+        return (
+            501,
+            TYPE_BASE + "unsupported-transfer-coding",
+            f"the transfer coding {_shown(exc.hdr)} is not supported: send the body chunked or with Content-Length",
+        )
     if isinstance(exc, errors.InvalidChunkSize | errors.ChunkMissingTerminator | errors.InvalidChunkExtension):
         return 400, MALFORMED, f"the chunked request body is malformed: {exc}"
     if isinstance(exc, errors.NoMoreData):
@@ -105,9 +107,11 @@ def _problem(status: int, type_: str, detail: str) -> Any:
 def problem_bytes(status: int, type_: str, detail: str) -> bytes:
     """A complete HTTP/1.1 response carrying the problem; the connection closes after it."""
     body = bytes(_problem(status, type_, detail).get_data())
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
-            f"Date: {util.http_date()}\r\nConnection: close\r\n"
-            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+        f"Date: {util.http_date()}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
     return head.encode("latin-1") + body
 
 

@@ -57,8 +57,10 @@ class BoundedParser(FlaskParser):
 
 def out_of_range(error: NumberOutOfRangeError) -> Problem:
     shown = error.text if len(error.text) <= 40 else f"{error.text[:20]}...({len(error.text)} characters)"
-    return invalid(error.path, f"the number {shown} is out of range: integers have at most {MAX_DIGITS} "
-                               "digits, and numbers must be finite")
+    return invalid(
+        error.path,
+        f"the number {shown} is out of range: integers have at most {MAX_DIGITS} digits, and numbers must be finite",
+    )
 
 
 class IdConverter(BaseConverter):

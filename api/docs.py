@@ -16,18 +16,29 @@ from api.body import Blueprint
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ETAG_HEADER = {"ETag": {"description": "The game's version; send it back in If-Match to write its hands",
-                        "schema": {"type": "string"}}}
-IF_MATCH = {"in": "header", "name": "If-Match", "schema": {"type": "string"},
-            "description": "The game's current ETag (from GET /games/{game_id} or the last write)"}
+ETAG_HEADER = {
+    "ETag": {
+        "description": "The game's version; send it back in If-Match to write its hands",
+        "schema": {"type": "string"},
+    }
+}
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "schema": {"type": "string"},
+    "description": "The game's current ETag (from GET /games/{game_id} or the last write)",
+}
 SECURITY: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 IDEMPOTENCY_KEY = {
-    "in": "header", "name": "Idempotency-Key", "required": False,
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
     "schema": {"type": "string", "minLength": 16, "maxLength": 255, "pattern": "^[!-~]+$"},
     "description": "Makes a retry safe: the same key (16 to 255 visible ASCII characters, random: a UUID "
-                   "will do) with the same body gets the first successful answer again, with "
-                   "`Idempotent-Replayed: true`, for 24 hours, and the write is done once. Replayed only to "
-                   "the key (Authorization) that made the write; with another body it is a 422."}
+    "will do) with the same body gets the first successful answer again, with "
+    "`Idempotent-Replayed: true`, for 24 hours, and the write is done once. Replayed only to "
+    "the key (Authorization) that made the write; with another body it is a 422.",
+}
 
 
 Scope = Literal["open", "game", "league", "league_in_body"]
@@ -50,16 +61,27 @@ class WriteGuard:
     rotates_key: bool = False
 
 
-def keyed_write(blp: Blueprint, *, scope: Scope, if_match: Literal["required", "optional"] | None = None,
-                conflict: bool = True, rotates_key: bool = False) -> Callable[[F], F]:
+def keyed_write(
+    blp: Blueprint,
+    *,
+    scope: Scope,
+    if_match: Literal["required", "optional"] | None = None,
+    conflict: bool = True,
+    rotates_key: bool = False,
+) -> Callable[[F], F]:
     """A write that needs a key (401, 403), may not find its resource (404),
     and optionally needs If-Match (412, 428)."""
 
     def decorate(func: F) -> F:
         func.write_guard = WriteGuard(scope, if_match, rotates_key)  # type: ignore[attr-defined]
         documented = func
-        for status, response in ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (404, "NOT_FOUND"),
-                                 (422, "UNPROCESSABLE_ENTITY"), (429, "TOO_MANY_REQUESTS")):
+        for status, response in (
+            (401, "UNAUTHORIZED"),
+            (403, "FORBIDDEN"),
+            (404, "NOT_FOUND"),
+            (422, "UNPROCESSABLE_ENTITY"),
+            (429, "TOO_MANY_REQUESTS"),
+        ):
             documented = blp.alt_response(status, response=response)(documented)
         if conflict:
             documented = blp.alt_response(409, response="CONFLICT")(documented)

@@ -48,13 +48,18 @@ class ProblemSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    type = fields.String(required=True, metadata={"description": "URI of the problem type; for a rule "
-                                                  "violation it ends in the rule number, e.g. #R14"})
+    type = fields.String(
+        required=True,
+        metadata={"description": "URI of the problem type; for a rule violation it ends in the rule number, e.g. #R14"},
+    )
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String()
-    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
-        "description": "JSON field path -> messages naming the offending value"})
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        metadata={"description": "JSON field path -> messages naming the offending value"},
+    )
     rule = fields.String(metadata={"description": "The rule broken (RULES.md), e.g. R14"})
     offending = fields.Raw(metadata={"description": "The offending value"})
     legal_arrangement = fields.Raw(metadata={"description": "R14: a legal arrangement, if any"})
@@ -70,8 +75,9 @@ class ProblemSchema(Schema):
 class Problem(Exception):  # noqa: N818 (RFC 9457's name for what it carries)
     """An error response to raise from a view (409 conflicts, 404s, ...)."""
 
-    def __init__(self, status: int, detail: str, *, title: str | None = None,
-                 type: str | None = None, **members: Any) -> None:
+    def __init__(
+        self, status: int, detail: str, *, title: str | None = None, type: str | None = None, **members: Any
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
@@ -86,19 +92,23 @@ def not_found(what: str, ident: object) -> Problem:
 
 def invalid(field: str, message: str, **members: Any) -> Problem:
     """A 422 naming the field (a JSON path) and what is wrong with its value."""
-    return Problem(422, f"{field}: {message}", type=INVALID_CONTENT, errors={field: [message]},
-                   **members)
+    return Problem(422, f"{field}: {message}", type=INVALID_CONTENT, errors={field: [message]}, **members)
 
 
 def conflict(detail: str, **members: Any) -> Problem:
     return Problem(409, detail, type=CONFLICT, **members)
 
 
-def problem_response(status: int, detail: str | None = None, *, title: str | None = None,
-                     type: str | None = None, headers: Mapping[str, str] | None = None,
-                     **members: Any) -> Response:
-    body: dict[str, Any] = {"type": type or "about:blank",
-                            "title": title or _phrase(status), "status": status}
+def problem_response(
+    status: int,
+    detail: str | None = None,
+    *,
+    title: str | None = None,
+    type: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **members: Any,
+) -> Response:
+    body: dict[str, Any] = {"type": type or "about:blank", "title": title or _phrase(status), "status": status}
     if detail:
         body["detail"] = detail
     body.update({k: v for k, v in members.items() if v is not None})
@@ -152,8 +162,7 @@ def handle_http_exception(error: HTTPException) -> Response:
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     messages = data.get("messages")
     if status == 400 or (messages and messages.get("json") == ["Invalid JSON body."]):
-        return problem_response(400, "the request body is not valid JSON", type=MALFORMED_JSON,
-                                headers=headers)
+        return problem_response(400, "the request body is not valid JSON", type=MALFORMED_JSON, headers=headers)
     if messages:
         # webargs puts body errors under "json", query errors under "query"
         errors: dict[str, list[str]] = {}
@@ -161,11 +170,11 @@ def handle_http_exception(error: HTTPException) -> Response:
             for path, msgs in flatten_messages(inner).items():
                 key = path if location == "json" else f"{location}.{path}"
                 errors.setdefault(key, []).extend(msgs)
-        return problem_response(status, _summary(errors), type=INVALID_CONTENT,
-                                errors=errors, headers=headers)
+        return problem_response(status, _summary(errors), type=INVALID_CONTENT, errors=errors, headers=headers)
     if status == 413:
-        return problem_response(413, "the request body is larger than this API accepts",
-                                type=TOO_LARGE, headers=headers)
+        return problem_response(
+            413, "the request body is larger than this API accepts", type=TOO_LARGE, headers=headers
+        )
     if status >= 500:
         log.exception("server error", exc_info=error)
     return problem_response(status, error.description, headers=headers)
@@ -174,14 +183,16 @@ def handle_http_exception(error: HTTPException) -> Response:
 def handle_problem(problem: Problem) -> Response:
     members = dict(problem.members)
     headers = members.pop("headers", None)
-    return problem_response(problem.status, problem.detail, title=problem.title, type=problem.type,
-                            headers=headers, **members)
+    return problem_response(
+        problem.status, problem.detail, title=problem.title, type=problem.type, headers=headers, **members
+    )
 
 
 def handle_referee_error(error: RefereeError) -> Response:
     if isinstance(error, GameStateError):  # the game's state forbids it: a conflict, not bad content
-        return problem_response(409, f"{error.message} ({error.rule})", type=CONFLICT,
-                                rule=error.rule, hands=error.evidence.get("hands"))
+        return problem_response(
+            409, f"{error.message} ({error.rule})", type=CONFLICT, rule=error.rule, hands=error.evidence.get("hands")
+        )
     field = error.field or "body"
     members: dict[str, Any] = {"errors": {field: [error.message]}}
     rule = error.rule if error.rule.startswith("R") else None
@@ -262,10 +273,20 @@ def handle_unavailable(error: Exception) -> Response:
     if cause is None:
         return handle_unexpected(error)
     first_line = str(getattr(error, "orig", None) or error).strip().splitlines()[:1]
-    log.warning("503 for %s %s: %s (%s: %s)", request.method, request.path, cause, type(error).__name__,
-                first_line[0] if first_line else "")
-    return problem_response(503, f"{cause}: retry in {RETRY_AFTER} s", type=TYPE_BASE + "unavailable",
-                            headers={"Retry-After": str(RETRY_AFTER)})
+    log.warning(
+        "503 for %s %s: %s (%s: %s)",
+        request.method,
+        request.path,
+        cause,
+        type(error).__name__,
+        first_line[0] if first_line else "",
+    )
+    return problem_response(
+        503,
+        f"{cause}: retry in {RETRY_AFTER} s",
+        type=TYPE_BASE + "unavailable",
+        headers={"Retry-After": str(RETRY_AFTER)},
+    )
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -78,8 +78,13 @@ class Games(MethodView):
         roles = _seat(data)
         rules = Rules.from_options(data.get("rules"))
         game, key = services.start_game(
-            data["players"], roles, rules, league_id=_league_of(data), played_at=data.get("played_at"),
-            cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()})
+            data["players"],
+            roles,
+            rules,
+            league_id=_league_of(data),
+            played_at=data.get("played_at"),
+            cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
+        )
         headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
         return (game if key is None else WithKey(game, key)), 201, headers
 
@@ -93,8 +98,9 @@ class Games(MethodView):
 @blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    @blp.alt_response(304, description="Not Modified: the game is as the client's ETag (If-None-Match)",
-                      headers=ETAG_HEADER)
+    @blp.alt_response(
+        304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
+    )
     def get(self, game_id: int) -> Response | tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
         game = GameRow.read(game_id)

@@ -68,8 +68,9 @@ class Access:
     if_match: str | None = None  # "required" or "optional"
 
 
-def _credential(digest: str | None, row: KeyRow | None, *, league_id: int | None, game_id: int | None,
-                access: Access) -> KeyRow:
+def _credential(
+    digest: str | None, row: KeyRow | None, *, league_id: int | None, game_id: int | None, access: Access
+) -> KeyRow:
     """The key, if it may write to this league or game: 401 without a key,
     with an unknown or a revoked one; 403 with another's."""
     if digest is None:
@@ -100,8 +101,11 @@ def _game(game_id: int, access: Access) -> GameRow:
         raise not_found("game", game_id)
     game, key_row = found
     access.game = g.locked_game = game
-    scope = {"league_id": game.league_id, "game_id": None} if game.league_id is not None else {
-        "league_id": None, "game_id": game.id}
+    scope = (
+        {"league_id": game.league_id, "game_id": None}
+        if game.league_id is not None
+        else {"league_id": None, "game_id": game.id}
+    )
     access.credential = _credential(digest, key_row, **scope, access=access)
     return game
 
@@ -111,8 +115,9 @@ def _league(league_id: int, access: Access) -> None:
     if db.session.scalar(select(League.id).where(League.id == league_id).with_for_update()) is None:
         raise not_found("league", league_id)
     digest = _digest()
-    access.credential = _credential(digest, None if digest is None else find_key(digest), league_id=league_id,
-                                    game_id=None, access=access)
+    access.credential = _credential(
+        digest, None if digest is None else find_key(digest), league_id=league_id, game_id=None, access=access
+    )
 
 
 def _resolve(guard: WriteGuard, access: Access) -> None:
@@ -126,8 +131,12 @@ def _resolve(guard: WriteGuard, access: Access) -> None:
     elif guard.scope == "league_in_body":
         body = request.get_json(silent=True)
         league_id = body.get("league_id") if isinstance(body, dict) else None
-        if (isinstance(league_id, int) and not isinstance(league_id, bool) and 0 < league_id <= 2147483647
-                and db.session.get(League, league_id) is not None):  # an unknown league is the view's 422
+        if (
+            isinstance(league_id, int)
+            and not isinstance(league_id, bool)
+            and 0 < league_id <= 2147483647
+            and db.session.get(League, league_id) is not None
+        ):  # an unknown league is the view's 422
             _league(league_id, access)
 
 
@@ -136,12 +145,21 @@ def _check_if_match(game: GameView) -> None:
     ``*`` matches the game that is there."""
     current = game.etag
     if not request.headers.get("If-Match"):
-        raise Problem(428, f"writes to a game's hands need If-Match with the game's ETag (now {current})",
-                      type=PRECONDITION_REQUIRED, headers={"ETag": current})
+        raise Problem(
+            428,
+            f"writes to a game's hands need If-Match with the game's ETag (now {current})",
+            type=PRECONDITION_REQUIRED,
+            headers={"ETag": current},
+        )
     given = request.if_match
     if not (given.star_tag or given.contains(current.strip('"'))):
-        raise Problem(412, f"the game has changed: its ETag is now {current} (a weak W/ tag never matches)",
-                      type=PRECONDITION_FAILED, headers={"ETag": current}, game=GameSchema().dump(game))
+        raise Problem(
+            412,
+            f"the game has changed: its ETag is now {current} (a weak W/ tag never matches)",
+            type=PRECONDITION_FAILED,
+            headers={"ETag": current},
+            game=GameSchema().dump(game),
+        )
 
 
 def not_modified(etag: str) -> Response | None:
@@ -196,8 +214,10 @@ def declared_guards(app: Flask) -> dict[tuple[str, str], WriteGuard]:
             handler = getattr(getattr(view, "view_class", None), method.lower(), view)
             guard = getattr(handler, "write_guard", None)
             if not isinstance(guard, WriteGuard):
-                raise RuntimeError(f"{method} {rule.rule} ({rule.endpoint}) declares no guard: "
-                                   "give its view keyed_write or open_write (api.docs)")
+                raise RuntimeError(
+                    f"{method} {rule.rule} ({rule.endpoint}) declares no guard: "
+                    "give its view keyed_write or open_write (api.docs)"
+                )
             guards[rule.endpoint, method] = guard
     return guards
 

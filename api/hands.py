@@ -17,8 +17,7 @@ from models import Game, Hand, db
 from models.game import GameRow, StaleGameError
 from schemas.hands import HandInSchema, HandListSchema, HandSchema
 
-blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands",
-                description="The hands of a game")
+blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands", description="The hands of a game")
 
 
 def _find(game: Game, number: int) -> Hand | None:
@@ -28,8 +27,9 @@ def _find(game: Game, number: int) -> Hand | None:
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
-    @blp.alt_response(304, description="Not Modified: the game is as the client's ETag (If-None-Match)",
-                      headers=ETAG_HEADER)
+    @blp.alt_response(
+        304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
+    )
     def get(self, game_id: int) -> Response | tuple[dict[str, Any], dict[str, str]]:
         """All hands of a game, in order; the game's ETag, for conditional reads"""
         game = load_game(game_id)
@@ -48,8 +48,11 @@ class Hands(MethodView):
             db.session.rollback()
             raise conflict("the game changed while this hand was being recorded: read it again") from None
         hand, game = recorded.hand, recorded.game
-        return HandInGame(hand, game), 201, {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}",
-                                            "ETag": game.etag}
+        return (
+            HandInGame(hand, game),
+            201,
+            {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
+        )
 
 
 @blp.route("/<id:number>")
@@ -71,8 +74,7 @@ class HandByNumber(MethodView):
         game = load_game(game_id, lock=True)
         hand = _find(game, number)
         if hand is None:
-            raise conflict(f"there is no hand {number} to correct: the game has "
-                           f"{game.hands_played} hands", rule="R26")
+            raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
         services.correct_hand(game, hand, judge_input(data, game.rule_options))
         return HandInGame(hand, game), {"ETag": game.etag}
 

@@ -30,8 +30,9 @@ def _decode(cursor: str) -> tuple[datetime, int]:
         raise invalid("cursor", f"{cursor!r} is not a cursor from this API") from None
 
 
-def game_history(args: dict[str, Any], *, league_id: int | None = None, player_id: int | None = None
-                 ) -> tuple[list[Game], str | None]:
+def game_history(
+    args: dict[str, Any], *, league_id: int | None = None, player_id: int | None = None
+) -> tuple[list[Game], str | None]:
     query = select(Game)
     if league_id is not None:
         query = query.where(Game.league_id == league_id)

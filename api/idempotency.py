@@ -39,8 +39,10 @@ HEADER = "Idempotency-Key"
 KEEP = timedelta(hours=24)
 STORED_HEADERS = ("Content-Type", "Location", "ETag")
 MIN_LENGTH, MAX_LENGTH, MIN_DISTINCT = 16, 255, 8
-RULE = (f"{HEADER} must be {MIN_LENGTH} to {MAX_LENGTH} visible ASCII characters, random (a UUID will do), "
-        f"with at least {MIN_DISTINCT} different characters")
+RULE = (
+    f"{HEADER} must be {MIN_LENGTH} to {MAX_LENGTH} visible ASCII characters, random (a UUID will do), "
+    f"with at least {MIN_DISTINCT} different characters"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +55,7 @@ class Pending:
 
 
 def _valid(key: str) -> bool:
-    return (MIN_LENGTH <= len(key) <= MAX_LENGTH and all("!" <= c <= "~" for c in key)
-            and len(set(key)) >= MIN_DISTINCT)
+    return MIN_LENGTH <= len(key) <= MAX_LENGTH and all("!" <= c <= "~" for c in key) and len(set(key)) >= MIN_DISTINCT
 
 
 def _pending(scope: str) -> Pending | None:
@@ -64,8 +65,9 @@ def _pending(scope: str) -> Pending | None:
     if not _valid(key):
         raise Problem(422, RULE, type=IDEMPOTENCY, errors={HEADER: [RULE]})
     raw = key.encode("ascii")
-    lookup = hashlib.sha256(b"\0".join((scope.encode(), request.method.encode(), request.path.encode("utf-8",
-                                        "surrogateescape"), raw))).hexdigest()
+    lookup = hashlib.sha256(
+        b"\0".join((scope.encode(), request.method.encode(), request.path.encode("utf-8", "surrogateescape"), raw))
+    ).hexdigest()
     secret = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"ginref idempotent response").derive(raw)
     return Pending(lookup, hashlib.sha256(request.get_data()).hexdigest(), secret)
 
@@ -81,8 +83,12 @@ def _find(pending: Pending) -> IdempotencyRecord | None:
 
 def _replay(record: IdempotencyRecord, pending: Pending) -> Response:
     if record.body_hash != pending.body_hash:
-        raise Problem(422, f"this {HEADER} was used with a different request body",
-                      type=IDEMPOTENCY, errors={HEADER: ["already used with a different body"]})
+        raise Problem(
+            422,
+            f"this {HEADER} was used with a different request body",
+            type=IDEMPOTENCY,
+            errors={HEADER: ["already used with a different body"]},
+        )
     try:
         body = AESGCM(pending.secret).decrypt(record.body[:12], record.body[12:], record.lookup.encode())
     except InvalidTag:  # cannot be: the lookup hash covers the key; never replay what does not decrypt
@@ -118,9 +124,15 @@ def store(pending: Pending, response: Response) -> None:
     """Add the record of ``response`` to the write's transaction."""
     nonce = os.urandom(12)
     body = nonce + AESGCM(pending.secret).encrypt(nonce, response.get_data(), pending.lookup.encode())
-    db.session.add(IdempotencyRecord(
-        lookup=pending.lookup, body_hash=pending.body_hash, status=response.status_code,
-        headers={h: response.headers[h] for h in STORED_HEADERS if h in response.headers}, body=body))
+    db.session.add(
+        IdempotencyRecord(
+            lookup=pending.lookup,
+            body_hash=pending.body_hash,
+            status=response.status_code,
+            headers={h: response.headers[h] for h in STORED_HEADERS if h in response.headers},
+            body=body,
+        )
+    )
     if random.random() < 0.01:
         db.session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < datetime.now(UTC) - KEEP))
 

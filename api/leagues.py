@@ -35,8 +35,12 @@ from schemas.leagues import (
 from schemas.numbers import NumberOutOfRangeError
 from schemas.transfer import LeagueImportSchema, read_document
 
-blp = Blueprint("leagues", __name__, url_prefix="/leagues",
-                description="Leagues: members, standings, head to head, history, export and import")
+blp = Blueprint(
+    "leagues",
+    __name__,
+    url_prefix="/leagues",
+    description="Leagues: members, standings, head to head, history, export and import",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +56,11 @@ class LeagueView:
 
 
 def league_view(league: League) -> LeagueView:
-    members = list(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)
-                                      .order_by(LeagueMember.player_id)))
+    members = list(
+        db.session.scalars(
+            select(LeagueMember.player_id).where(LeagueMember.league_id == league.id).order_by(LeagueMember.player_id)
+        )
+    )
     games = db.session.scalar(select(func.count()).select_from(Game).where(Game.league_id == league.id)) or 0
     return LeagueView(league, members, games)
 
@@ -161,23 +168,39 @@ def _attachment(name: str) -> dict[str, Any]:
 
 
 @blp.route("/<id:league_id>/export", methods=["GET"])
-@blp.alt_response(200, schema={"type": "object"}, description="The whole league as JSON", success=True,
-                  headers=_attachment('"league-{league_id}.json"'))
+@blp.alt_response(
+    200,
+    schema={"type": "object"},
+    description="The whole league as JSON",
+    success=True,
+    headers=_attachment('"league-{league_id}.json"'),
+)
 def export_league_json(league_id: int) -> Response:
     """Export the whole league as JSON (every game, hand, seating, card and ruling)"""
     doc = export_league(load_league(league_id))
-    return Response(json.dumps(doc, ensure_ascii=False), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="league-{league_id}.json"'})
+    return Response(
+        json.dumps(doc, ensure_ascii=False),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="league-{league_id}.json"'},
+    )
 
 
 @blp.route("/<id:league_id>/export.csv", methods=["GET"])
-@blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
-                  description="One row per hand: roles, outcome, points, running scores",
-                  headers=_attachment('"league-{league_id}.csv"'))
+@blp.alt_response(
+    200,
+    schema={"type": "string"},
+    content_type="text/csv",
+    success=True,
+    description="One row per hand: roles, outcome, points, running scores",
+    headers=_attachment('"league-{league_id}.csv"'),
+)
 def export_league_csv(league_id: int) -> Response:
     """Export the league's hands as CSV"""
-    return Response(export_csv(load_league(league_id)), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="league-{league_id}.csv"'})
+    return Response(
+        export_csv(load_league(league_id)),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="league-{league_id}.csv"'},
+    )
 
 
 @blp.route("/import", methods=["POST"])
@@ -207,5 +230,8 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
     league = import_league(judged)
     _, key = ApiKey.issue(league_id=league.id)
-    return LeagueCreatedSchema().dump(WithKey(league_view(league), key)), 201, {
-        "Location": f"/api/v1/leagues/{league.id}"}
+    return (
+        LeagueCreatedSchema().dump(WithKey(league_view(league), key)),
+        201,
+        {"Location": f"/api/v1/leagues/{league.id}"},
+    )

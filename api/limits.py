@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import cast
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
@@ -53,8 +53,9 @@ def open_store(uri: str, timeout: float = STORE_TIMEOUT) -> Storage:
     ``RATELIMIT_STORAGE_TIMEOUT`` sets ``timeout``; ``socket_timeout`` and
     ``socket_connect_timeout`` in the URL's query win over it."""
     if urlsplit(uri).scheme in ("redis", "rediss", "redis+unix"):
-        return cast(Storage, storage_from_string(uri, socket_connect_timeout=timeout, socket_timeout=timeout,
-                                                 retry=Retry(NoBackoff(), 0)))  # type: ignore[arg-type]
+        retry: Any = Retry(NoBackoff(), 0)  # limits types its options as scalars; redis-py takes a Retry
+        store = storage_from_string(uri, socket_connect_timeout=timeout, socket_timeout=timeout, retry=retry)
+        return cast(Storage, store)
     return cast(Storage, storage_from_string(uri))
 
 
@@ -66,8 +67,9 @@ class WriteLimits:
         self.import_items: list[RateLimitItem] = parse_many(str(config["RATELIMIT_IMPORTS"]))
         self.prefix = str(config.get("RATELIMIT_KEY_PREFIX") or "ginref")
         strategy = STRATEGIES[str(config["RATELIMIT_STRATEGY"])]
-        store = open_store(str(config["RATELIMIT_STORAGE_URI"]),
-                           float(config.get("RATELIMIT_STORAGE_TIMEOUT", STORE_TIMEOUT)))
+        store = open_store(
+            str(config["RATELIMIT_STORAGE_URI"]), float(config.get("RATELIMIT_STORAGE_TIMEOUT", STORE_TIMEOUT))
+        )
         self.limiter: RateLimiter = strategy(store)
         self.fallback: RateLimiter = strategy(MemoryStorage())
         self.store_failed_at: float | None = None
@@ -94,9 +96,13 @@ class WriteLimits:
             if not allowed:
                 reset_at = limiter.get_window_stats(item, self.prefix, key).reset_time
                 wait = max(1, math.ceil(reset_at - time.time()))
-                raise Problem(429, f"too many writes: the limit is {item} per key (or client address "
-                                   f"without a valid key); retry in {wait} s", type=RATE_LIMITED,
-                              headers={"Retry-After": str(wait)})
+                raise Problem(
+                    429,
+                    f"too many writes: the limit is {item} per key (or client address "
+                    f"without a valid key); retry in {wait} s",
+                    type=RATE_LIMITED,
+                    headers={"Retry-After": str(wait)},
+                )
 
 
 def count_write(credential: str | None) -> None:

@@ -9,8 +9,9 @@ from referee import KnockVerdict, Rules, judge_knock
 from schemas.referee import KnockInSchema, RefereeHandInSchema
 from schemas.rulings import KnockVerdictSchema, RulingSchema
 
-blp = Blueprint("referee", __name__, url_prefix="/referee",
-                description="Rulings without a game: settle a disputed knock")
+blp = Blueprint(
+    "referee", __name__, url_prefix="/referee", description="Rulings without a game: settle a disputed knock"
+)
 
 
 @blp.route("/knock", methods=["POST"])

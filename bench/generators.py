@@ -307,8 +307,7 @@ def _lower_deadwood(rng: random.Random, hand: list[int]) -> list[int]:
     return hand
 
 
-def _defender_hand(rng: random.Random, taken: int, seeded: Sequence[int],
-                   meld_rich: bool) -> list[int]:
+def _defender_hand(rng: random.Random, taken: int, seeded: Sequence[int], meld_rich: bool) -> list[int]:
     """Ten cards avoiding ``taken``: ``seeded`` first, then (if ``meld_rich``)
     the cards of a meld-rich hand that are free, then random cards."""
     defender = list(seeded)
@@ -374,8 +373,7 @@ def knock_deals(n: int, seed: int = 3) -> list[tuple[list[str], list[str]]]:
             else:
                 continue
         else:
-            defender = _defender_hand(rng, taken, layoffs,
-                                      meld_rich=rng.random() < 0.35)
+            defender = _defender_hand(rng, taken, layoffs, meld_rich=rng.random() < 0.35)
         key = (frozenset(knocker), frozenset(defender))
         if key in seen:
             continue
@@ -403,9 +401,7 @@ def describe_deals(deals: Sequence[tuple[Sequence[str], Sequence[str]]]) -> dict
         taken = 0
         for c in knocker:
             taken |= 1 << c
-        if any(chain[0] in defender
-               for arr in arrangements for m in arr
-               for chain in _layoff_cards(m, taken)):
+        if any(chain[0] in defender for arr in arrangements for m in arr for chain in _layoff_cards(m, taken)):
             stats["layoff_opportunity"] += 1
         if d_dw <= k_dw:
             stats["sure_undercut"] += 1

@@ -108,28 +108,56 @@ def build_document(n_hands: int, cards_share: float, draw_share: float, pool: in
                 if judged is None:
                     k, d = deals[index]
                     judged = judged_deals[(index, knocker)] = judge(
-                        {"knocker": knocker, "knocker_hand": {"cards": k}, "defender_hand": {"cards": d}})
+                        {"knocker": knocker, "knocker_hand": {"cards": k}, "defender_hand": {"cards": d}}
+                    )
             else:
-                judged = judge({"knocker": knocker, "knocker_deadwood_count": rng.randint(0, 10),
-                                "defender_deadwood_count": rng.randint(0, 40)})
+                judged = judge(
+                    {
+                        "knocker": knocker,
+                        "knocker_deadwood_count": rng.randint(0, 10),
+                        "defender_deadwood_count": rng.randint(0, 40),
+                    }
+                )
             seating = state.roles
             assert seating is not None
             knocker_deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
             state = advance(rules, state, HandRecord(seating, judged.knocker, judged.score, knocker_deadwood))
             recorded_at += timedelta(minutes=rng.randint(3, 9))
-            game_hands.append({"number": state.hands_played, "mode": judged.mode, "seating": seating.as_dict(),
-                               "knocker": None if judged.knocker is None else judged.knocker.value,
-                               "input": judged.input, "ruling": judged.ruling,
-                               "recorded_at": recorded_at.isoformat(), "corrected_at": None})
+            game_hands.append(
+                {
+                    "number": state.hands_played,
+                    "mode": judged.mode,
+                    "seating": seating.as_dict(),
+                    "knocker": None if judged.knocker is None else judged.knocker.value,
+                    "input": judged.input,
+                    "ruling": judged.ruling,
+                    "recorded_at": recorded_at.isoformat(),
+                    "corrected_at": None,
+                }
+            )
             hands += 1
-        games.append({"id": len(games) + 1, "played_at": played_at.isoformat(), "players": seated, "cut": None,
-                      "first_roles": first.as_dict(), "rules": rules.as_dict(),
-                      "status": "finished" if state.finished else "in_progress",
-                      "scores": {str(p): n for p, n in state.scores.items()}, "winner": state.winner,
-                      "hands": game_hands})
+        games.append(
+            {
+                "id": len(games) + 1,
+                "played_at": played_at.isoformat(),
+                "players": seated,
+                "cut": None,
+                "first_roles": first.as_dict(),
+                "rules": rules.as_dict(),
+                "status": "finished" if state.finished else "in_progress",
+                "scores": {str(p): n for p, n in state.scores.items()},
+                "winner": state.winner,
+                "hands": game_hands,
+            }
+        )
         played_at += timedelta(minutes=rng.choice((20, 40, 60, 90, 1440, 2880)))
-    return {"format": "ginref.league", "format_version": 1, "league": {"id": 1, "name": "Bench league"},
-            "players": players, "games": games}
+    return {
+        "format": "ginref.league",
+        "format_version": 1,
+        "league": {"id": 1, "name": "Bench league"},
+        "players": players,
+        "games": games,
+    }
 
 
 def _rss_kib() -> int:
@@ -149,8 +177,10 @@ def child(path: str, backend: str, pg_url: str, trace: bool) -> dict[str, Any]:
         tmp = tempfile.TemporaryDirectory(prefix="ginref-bench-import-")
         config: dict[str, Any] = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp.name}/ginref.sqlite3"}
     else:
-        config = {"SQLALCHEMY_DATABASE_URI": pg_url,
-                  "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={PG_SCHEMA}"}}}
+        config = {
+            "SQLALCHEMY_DATABASE_URI": pg_url,
+            "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={PG_SCHEMA}"}},
+        }
     app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, **config})
     with app.app_context():
         db.create_all()
@@ -168,9 +198,15 @@ def child(path: str, backend: str, pg_url: str, trace: bool) -> dict[str, Any]:
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if response.status_code != 201:
         raise SystemExit(f"import refused: {response.status_code} {response.get_data(as_text=True)[:1000]}")
-    return {"status": response.status_code, "cpu_s": cpu, "wall_s": wall, "rss_before_mib": rss_before / 1024,
-            "peak_growth_mib": (maxrss - rss_before) / 1024, "traced_peak_mib": None if traced is None
-            else traced / 2**20, "body_mib": len(body) / 2**20}
+    return {
+        "status": response.status_code,
+        "cpu_s": cpu,
+        "wall_s": wall,
+        "rss_before_mib": rss_before / 1024,
+        "peak_growth_mib": (maxrss - rss_before) / 1024,
+        "traced_peak_mib": None if traced is None else traced / 2**20,
+        "body_mib": len(body) / 2**20,
+    }
 
 
 def _admin(pg_url: str, *statements: str) -> None:
@@ -189,8 +225,22 @@ def run_child(path: str, backend: str, pg_url: str, trace: bool) -> dict[str, An
     if backend == "postgresql":
         _admin(pg_url, f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE", f"CREATE SCHEMA {PG_SCHEMA}")
     try:
-        out = subprocess.run([sys.executable, __file__, "--child", path, "--backends", backend, "--pg-url", pg_url,
-                              *(["--trace"] if trace else [])], check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                path,
+                "--backends",
+                backend,
+                "--pg-url",
+                pg_url,
+                *(["--trace"] if trace else []),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     finally:
         if backend == "postgresql":
             _admin(pg_url, f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE")
@@ -221,10 +271,13 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(doc, fh, ensure_ascii=False)
         path = fh.name
     del doc
-    print(f"# ginref import benchmark: {os.cpu_count()} CPUs, {platform.python_implementation()} "
-          f"{platform.python_version()}; {args.hands:,} hands in {n_games:,} games "
-          f"({args.cards_share:.0%} by cards, {args.draw_share:.0%} draws), "
-          f"{os.path.getsize(path) / 2**20:.1f} MiB, built in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(
+        f"# ginref import benchmark: {os.cpu_count()} CPUs, {platform.python_implementation()} "
+        f"{platform.python_version()}; {args.hands:,} hands in {n_games:,} games "
+        f"({args.cards_share:.0%} by cards, {args.draw_share:.0%} draws), "
+        f"{os.path.getsize(path) / 2**20:.1f} MiB, built in {time.perf_counter() - t0:.1f} s",
+        flush=True,
+    )
     try:
         print("| Backend | Hands | Body MiB | Wall s | CPU s | Peak RSS growth MiB | Python peak MiB |")
         print("|---|--:|--:|--:|--:|--:|--:|")
@@ -232,9 +285,12 @@ def main(argv: list[str] | None = None) -> int:
             runs = [run_child(path, backend, args.pg_url, trace=False) for _ in range(args.repeat)]
             best = min(runs, key=lambda r: r["cpu_s"])
             traced = run_child(path, backend, args.pg_url, trace=True)
-            print(f"| {backend} | {args.hands:,} | {best['body_mib']:.1f} | {best['wall_s']:.1f} "
-                  f"| {best['cpu_s']:.1f} | {min(r['peak_growth_mib'] for r in runs):.0f} "
-                  f"| {traced['traced_peak_mib']:.0f} |", flush=True)
+            print(
+                f"| {backend} | {args.hands:,} | {best['body_mib']:.1f} | {best['wall_s']:.1f} "
+                f"| {best['cpu_s']:.1f} | {min(r['peak_growth_mib'] for r in runs):.0f} "
+                f"| {traced['traced_peak_mib']:.0f} |",
+                flush=True,
+            )
     finally:
         os.unlink(path)
     return 0

@@ -80,8 +80,9 @@ class Client:
             self.sock = None
         return status, headers, rest[:length]
 
-    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-             ) -> tuple[int, dict[str, str], Any, float]:
+    def call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], Any, float]:
         """(status, headers with lower-case names, decoded JSON body, seconds)."""
         data = b"" if body is None else json.dumps(body).encode()
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
@@ -106,8 +107,11 @@ class Client:
 
 
 def _new_game(client: Client, players: list[int]) -> tuple[int, str, str]:
-    status, headers, body, _ = client.call("POST", "/api/v1/games", {
-        "players": players, "roles": {"box": players[0], "captain": players[1], "sitter": players[2]}})
+    status, headers, body, _ = client.call(
+        "POST",
+        "/api/v1/games",
+        {"players": players, "roles": {"box": players[0], "captain": players[1], "sitter": players[2]}},
+    )
     assert status == 201, body
     return body["id"], body["key"], headers["etag"]
 
@@ -118,10 +122,14 @@ def _recorder(port: int, players: list[int], seed: int, until: float, out: dict[
     game, key, etag = _new_game(client, players)
     writes, reads, errors = [], [], 0
     while time.perf_counter() < until:
-        body = {"knocker": rng.choice(["box", "captain"]), "knocker_deadwood_count": rng.randint(0, 10),
-                "defender_deadwood_count": rng.randint(0, 40)}
+        body = {
+            "knocker": rng.choice(["box", "captain"]),
+            "knocker_deadwood_count": rng.randint(0, 10),
+            "defender_deadwood_count": rng.randint(0, 40),
+        }
         status, headers, result, elapsed = client.call(
-            "POST", f"/api/v1/games/{game}/hands", body, {"Authorization": f"Bearer {key}", "If-Match": etag})
+            "POST", f"/api/v1/games/{game}/hands", body, {"Authorization": f"Bearer {key}", "If-Match": etag}
+        )
         if status != 201:
             errors += 1
             continue
@@ -166,8 +174,9 @@ def _process(job: tuple[str, list[tuple[Any, ...]], float]) -> dict[str, list[An
     return _threads(target, args, time.perf_counter() + seconds)
 
 
-def _run_phase(name: str, args_for: Any, clients: int, seconds: float, processes: int
-               ) -> tuple[dict[str, list[Any]], float]:
+def _run_phase(
+    name: str, args_for: Any, clients: int, seconds: float, processes: int
+) -> tuple[dict[str, list[Any]], float]:
     """``clients`` concurrent clients, as threads spread over ``processes``
     processes (one Python process alone would queue them on its GIL and time
     its own waiting)."""
@@ -201,8 +210,9 @@ def _server_cpu(pgid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int, repeat: int,
-        limit_store: str) -> dict[str, Any]:
+def run(
+    backend: str, clients: int, seconds: float, tmp: Path, processes: int, repeat: int, limit_store: str
+) -> dict[str, Any]:
     from tests.live import database_url
 
     if backend == "sqlite":
@@ -210,8 +220,10 @@ def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int, r
     else:
         os.environ.setdefault("TEST_DATABASE_URL", PG_URL)
         url = database_url("postgresql", tmp, f"ginref_load_{clients}")
-    env = {"FLASK_RATELIMIT_STORAGE_URI": json.dumps(limit_store),
-           "FLASK_RATELIMIT_KEY_PREFIX": json.dumps(f"ginref-load-{os.getpid()}-{backend}-{clients}")}
+    env = {
+        "FLASK_RATELIMIT_STORAGE_URI": json.dumps(limit_store),
+        "FLASK_RATELIMIT_KEY_PREFIX": json.dumps(f"ginref-load-{os.getpid()}-{backend}-{clients}"),
+    }
     ceiling_rounds: list[tuple[dict[str, list[Any]], float, float]] = []
     load_rounds: list[tuple[dict[str, list[Any]], float, float]] = []
     with LiveServer(url, workers=4, env=env) as server:
@@ -219,8 +231,10 @@ def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int, r
         setup = Client(server.port)
         players = [setup.call("POST", "/api/v1/players", {"name": n})[2]["id"] for n in ("Ann", "Bob", "Cy")]
         for _ in range(repeat):
-            for name, args_for, rounds in (("ceiling", lambda i: (server.port,), ceiling_rounds),
-                                           ("recorder", lambda i: (server.port, players, i), load_rounds)):
+            for name, args_for, rounds in (
+                ("ceiling", lambda i: (server.port,), ceiling_rounds),
+                ("recorder", lambda i: (server.port, players, i), load_rounds),
+            ):
                 cpu = _server_cpu(server.process.pid)
                 out, elapsed = _run_phase(name, args_for, clients, seconds, processes)
                 rounds.append((out, elapsed, _server_cpu(server.process.pid) - cpu))
@@ -236,16 +250,25 @@ def run(backend: str, clients: int, seconds: float, tmp: Path, processes: int, r
     health_rps, write_rps = rate(ceiling, "health"), rate(load, "writes")
     requests_rps = rate(load, "writes", "reads")
     return {
-        "backend": backend, "clients": clients, "rounds": repeat, "limit_store": limit_store.split(":")[0],
-        "ceiling_rps": health_rps, "ceiling_p50": _ms(health, 0.5), "ceiling_p99": _ms(health, 0.99),
+        "backend": backend,
+        "clients": clients,
+        "rounds": repeat,
+        "limit_store": limit_store.split(":")[0],
+        "ceiling_rps": health_rps,
+        "ceiling_p50": _ms(health, 0.5),
+        "ceiling_p99": _ms(health, 0.99),
         "ceiling_errors": sum(e for r in ceiling_rounds for e in r[0]["health_errors"]),
         "ceiling_cpu_ms": ceiling[2] * 1000 / max(1, len(ceiling[0]["health"])),
-        "hands_per_s": write_rps, "requests_per_s": requests_rps,
-        "write_p50": _ms(writes, 0.5), "write_p99": _ms(writes, 0.99),
-        "read_p50": _ms(reads, 0.5), "read_p99": _ms(reads, 0.99),
+        "hands_per_s": write_rps,
+        "requests_per_s": requests_rps,
+        "write_p50": _ms(writes, 0.5),
+        "write_p99": _ms(writes, 0.99),
+        "read_p50": _ms(reads, 0.5),
+        "read_p99": _ms(reads, 0.99),
         "errors": sum(e for r in load_rounds for e in r[0]["errors"]),
         "load_cpu_ms": load[2] * 1000 / max(1, len(load[0]["writes"]) + len(load[0]["reads"])),
-        "ratio": write_rps / health_rps, "request_ratio": requests_rps / health_rps,
+        "ratio": write_rps / health_rps,
+        "request_ratio": requests_rps / health_rps,
     }
 
 
@@ -256,8 +279,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--processes", type=int, default=4, help="load generator processes (default 4)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of both phases per server (default 3)")
-    parser.add_argument("--limit-store", default=None,
-                        help="rate-limit storage URI (default: Redis on 127.0.0.1:6379 if it answers, else memory)")
+    parser.add_argument(
+        "--limit-store",
+        default=None,
+        help="rate-limit storage URI (default: Redis on 127.0.0.1:6379 if it answers, else memory)",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if redis_up() else "memory://")
@@ -268,17 +294,23 @@ def main() -> int:
                 r = run(backend, clients, args.seconds, Path(tmp), args.processes, args.repeat, limit_store)
                 results.append(r)
                 print(json.dumps(r), file=sys.stderr)
-    print(f"limits kept in {limit_store}; {args.repeat} rounds of {args.seconds:g} s per phase; "
-          f"{args.processes} load generator processes")
-    print("| Backend | Clients | `/health` req/s | Hands/s | Hand + read req/s | Hands/s ÷ ceiling | "
-          "Req/s ÷ ceiling | Write p50 / p99 ms | Read p50 / p99 ms | Server CPU ms/req (health / hands) "
-          "| Errors |")
+    print(
+        f"limits kept in {limit_store}; {args.repeat} rounds of {args.seconds:g} s per phase; "
+        f"{args.processes} load generator processes"
+    )
+    print(
+        "| Backend | Clients | `/health` req/s | Hands/s | Hand + read req/s | Hands/s ÷ ceiling | "
+        "Req/s ÷ ceiling | Write p50 / p99 ms | Read p50 / p99 ms | Server CPU ms/req (health / hands) "
+        "| Errors |"
+    )
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in results:
-        print(f"| {r['backend']} | {r['clients']} | {r['ceiling_rps']:,.0f} | {r['hands_per_s']:,.0f} | "
-              f"{r['requests_per_s']:,.0f} | {r['ratio']:.0%} | {r['request_ratio']:.0%} | "
-              f"{r['write_p50']:.0f} / {r['write_p99']:.0f} | {r['read_p50']:.0f} / {r['read_p99']:.0f} | "
-              f"{r['ceiling_cpu_ms']:.2f} / {r['load_cpu_ms']:.2f} | {r['errors']} |")
+        print(
+            f"| {r['backend']} | {r['clients']} | {r['ceiling_rps']:,.0f} | {r['hands_per_s']:,.0f} | "
+            f"{r['requests_per_s']:,.0f} | {r['ratio']:.0%} | {r['request_ratio']:.0%} | "
+            f"{r['write_p50']:.0f} / {r['write_p99']:.0f} | {r['read_p50']:.0f} / {r['read_p99']:.0f} | "
+            f"{r['ceiling_cpu_ms']:.2f} / {r['load_cpu_ms']:.2f} | {r['errors']} |"
+        )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 1 if any(r["errors"] or r["ceiling_errors"] for r in results) else 0

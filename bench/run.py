@@ -53,7 +53,7 @@ sys.path[:0] = [REPO_ROOT, BENCH_DIR]
 
 import generators as gen  # noqa: E402  (bench/generators.py)
 
-GIN_BONUS = 25       # R18 default
+GIN_BONUS = 25  # R18 default
 UNDERCUT_BONUS = 10  # R17 default
 
 Hand = list[str]
@@ -83,6 +83,7 @@ class Engines:
 def _version(dist: str) -> str:
     try:
         from importlib.metadata import version
+
         return version(dist)
     except Exception:
         return "?"
@@ -93,17 +94,20 @@ def load_engines() -> Engines:
     # ginref: each part may be missing while the engine is being written.
     try:
         from referee.cards import parse_card
+
         eng.parse_card = parse_card
     except Exception as exc:  # any import failure is reported
         eng.notes.append(f"ginref skipped: referee.cards not importable ({exc!r})")
     if eng.parse_card is not None:
         try:
             from referee.deadwood import best_discard, least_deadwood
+
             eng.least_deadwood, eng.best_discard = least_deadwood, best_discard
         except Exception as exc:
             eng.notes.append(f"ginref deadwood skipped: referee.deadwood not importable ({exc!r})")
         try:
             from referee.judge import judge_hand
+
             eng.judge_hand = judge_hand
         except Exception as exc:
             eng.notes.append(f"ginref judge skipped: referee.judge not importable ({exc!r})")
@@ -111,6 +115,7 @@ def load_engines() -> Engines:
     # OpenSpiel: ints 0..51 = suit * 13 + rank - 1, suits in the order s c d h.
     try:
         import pyspiel  # type: ignore
+
         utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
         table = {}
         for s in gen.SUITS:
@@ -122,14 +127,14 @@ def load_engines() -> Engines:
                 table[r + s] = i
         eng.os_utils, eng.os_card = utils, table
     except Exception as exc:
-        eng.notes.append(f"OpenSpiel skipped: pyspiel not importable ({exc!r}); "
-                         "pip install -r bench/requirements.txt")
+        eng.notes.append(f"OpenSpiel skipped: pyspiel not importable ({exc!r}); pip install -r bench/requirements.txt")
 
     # RLCard: Card(suit, rank) objects, suit 'S' 'H' 'D' 'C', rank 'A' '2'-'9' 'T' 'J' 'Q' 'K'.
     try:
         from rlcard.games.base import Card as RLCard  # type: ignore
         from rlcard.games.gin_rummy.utils import utils as rl_utils  # type: ignore
         from rlcard.games.gin_rummy.utils.melding import get_best_meld_clusters  # type: ignore
+
         get_deadwood_count = rl_utils.get_deadwood_count
 
         def rl_card(text: str) -> Any:
@@ -146,8 +151,7 @@ def load_engines() -> Engines:
 
         eng.rl_card, eng.rl_deadwood = rl_card, rl_deadwood
     except Exception as exc:
-        eng.notes.append(f"RLCard skipped: rlcard not importable ({exc!r}); "
-                         "pip install -r bench/requirements.txt")
+        eng.notes.append(f"RLCard skipped: rlcard not importable ({exc!r}); pip install -r bench/requirements.txt")
     return eng
 
 
@@ -183,8 +187,9 @@ class Timing:
         return ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)] / 1000
 
 
-def time_calls(fn: Callable[..., Any], inputs: Sequence[Any], warmup: Sequence[Any],
-               two_args: bool = False, keep_gc: bool = False) -> tuple[list[int], list[Any]]:
+def time_calls(
+    fn: Callable[..., Any], inputs: Sequence[Any], warmup: Sequence[Any], two_args: bool = False, keep_gc: bool = False
+) -> tuple[list[int], list[Any]]:
     """Call ``fn`` on every input, timing each call on its own."""
     for x in warmup:
         fn(*x) if two_args else fn(x)
@@ -247,14 +252,13 @@ def os_least(eng: Engines) -> Callable[[Sequence[str]], int]:
 
     def least(cards: Sequence[str]) -> int:
         return int(utils.min_deadwood([table[c] for c in cards]))
+
     return least
 
 
-def check_least_deadwood(set_name: str, hands: list[Hand], by_engine: dict[str, list[int]],
-                         max_examples: int) -> int:
+def check_least_deadwood(set_name: str, hands: list[Hand], by_engine: dict[str, list[int]], max_examples: int) -> int:
     engines = list(by_engine)
-    print(f"\n### Least deadwood agreement, {set_name} ({len(hands)} hands; "
-          f"engines: {', '.join(engines) or 'none'})")
+    print(f"\n### Least deadwood agreement, {set_name} ({len(hands)} hands; engines: {', '.join(engines) or 'none'})")
     if not engines:
         print("No engine ran: nothing to compare.")
         return 0
@@ -266,7 +270,7 @@ def check_least_deadwood(set_name: str, hands: list[Hand], by_engine: dict[str, 
     bad = [i for i in range(len(hands)) if len({by_engine[e][i] for e in engines}) > 1]
     pairs = []
     for a_i, a in enumerate(engines):
-        for b in engines[a_i + 1:]:
+        for b in engines[a_i + 1 :]:
             n = sum(1 for i in range(len(hands)) if by_engine[a][i] != by_engine[b][i])
             pairs.append(f"{a} vs {b}: {n}")
     print(f"Disagreements: {len(bad)}  ({'; '.join(pairs)})")
@@ -276,8 +280,9 @@ def check_least_deadwood(set_name: str, hands: list[Hand], by_engine: dict[str, 
     return len(bad)
 
 
-def check_best_discard(set_name: str, hands: list[Hand], results: list[tuple[Any, int]],
-                       eng: Engines, max_examples: int) -> int:
+def check_best_discard(
+    set_name: str, hands: list[Hand], results: list[tuple[Any, int]], eng: Engines, max_examples: int
+) -> int:
     """ginref's (discard, count) against OpenSpiel (or the bench solver) on
     the 11 ten-card sub-hands. Also notes how often OpenSpiel's own 11-card
     ``min_deadwood`` (best meld group of 11, then drop the highest deadwood
@@ -305,8 +310,9 @@ def check_best_discard(set_name: str, hands: list[Hand], results: list[tuple[Any
         elif subs[d] != count:
             problems.append(f"after discarding {d} the least deadwood is {subs[d]}, not {count}")
         if count != best:
-            problems.append(f"count {count} but best is {best} "
-                            f"(discard {min(subs, key=lambda c: (subs[c], gen.card_index(c)))})")
+            problems.append(
+                f"count {count} but best is {best} (discard {min(subs, key=lambda c: (subs[c], gen.card_index(c)))})"
+            )
         if problems:
             bad.append(f"{sorted_hand(hand)}: ginref ({d}, {count}): " + "; ".join(problems))
         if eng.os_utils is not None:
@@ -314,28 +320,30 @@ def check_best_discard(set_name: str, hands: list[Hand], results: list[tuple[Any
             if shortcut != best:
                 os_shortcut_differs += 1
                 os_shortcut_example = os_shortcut_example or (
-                    f" e.g. {sorted_hand(hand)}: OpenSpiel {shortcut}, best discard {best}")
+                    f" e.g. {sorted_hand(hand)}: OpenSpiel {shortcut}, best discard {best}"
+                )
     print(f"\n### best_discard check, {set_name} ({len(hands)} hands; reference: {ref_name})")
     print(f"Failures: {len(bad)}")
     for line in bad[:max_examples]:
         print("  " + line)
     if eng.os_utils is not None:
-        print(f"(Info: OpenSpiel's own 11-card min_deadwood differs from the true best "
-              f"discard in {os_shortcut_differs} hands{os_shortcut_example}; "
-              "it is not used as a reference.)")
+        print(
+            f"(Info: OpenSpiel's own 11-card min_deadwood differs from the true best "
+            f"discard in {os_shortcut_differs} hands{os_shortcut_example}; "
+            "it is not used as a reference.)"
+        )
     return len(bad)
 
 
 def expected_points(k: int, d: int) -> int:
     if k == 0:
-        return d + GIN_BONUS           # R18
+        return d + GIN_BONUS  # R18
     if k < d:
-        return d - k                   # R16
-    return UNDERCUT_BONUS + (k - d)    # R17
+        return d - k  # R16
+    return UNDERCUT_BONUS + (k - d)  # R17
 
 
-def check_judge(deals: list[tuple[Hand, Hand]], rulings: list[Any], eng: Engines,
-                max_examples: int) -> int:
+def check_judge(deals: list[tuple[Hand, Hand]], rulings: list[Any], eng: Engines, max_examples: int) -> int:
     least = os_least(eng) if eng.os_utils is not None else bench_least
     bad: list[str] = []
     outcomes: Counter[str] = Counter()
@@ -360,8 +368,7 @@ def check_judge(deals: list[tuple[Hand, Hand]], rulings: list[Any], eng: Engines
         if points != expected_points(k, d):
             problems.append(f"points {points}, expected {expected_points(k, d)} (R16-R18)")
         if problems:
-            bad.append(f"knocker {sorted_hand(knocker)} / defender {sorted_hand(defender)}: "
-                       + "; ".join(problems))
+            bad.append(f"knocker {sorted_hand(knocker)} / defender {sorted_hand(defender)}: " + "; ".join(problems))
     print(f"\n### judge_hand check ({len(deals)} knock deals)")
     print("Outcomes: " + ", ".join(f"{o}: {n}" for o, n in sorted(outcomes.items())))
     print(f"Failures: {len(bad)}")
@@ -400,21 +407,27 @@ def print_tables(timings: list[Timing]) -> None:
     print("\n| Operation | Hand set | Engine | Calls | Calls/s | Median µs | p99 µs |")
     print("|---|---|---|--:|--:|--:|--:|")
     for t in timings:
-        print(f"| {t.operation} | {t.hand_set} | {t.engine} | {t.calls:,} | "
-              f"{fmt_rate(t.throughput)} | {t.median_us:.1f} | {t.p99_us:.1f} |")
+        print(
+            f"| {t.operation} | {t.hand_set} | {t.engine} | {t.calls:,} | "
+            f"{fmt_rate(t.throughput)} | {t.median_us:.1f} | {t.p99_us:.1f} |"
+        )
 
     least = [t for t in timings if t.operation == "least deadwood, 10 cards"]
     sets = list(dict.fromkeys(t.hand_set for t in least))
     if not sets:
         return
-    print("\n| Least deadwood, 10 cards | ginref calls/s | OpenSpiel calls/s | RLCard calls/s "
-          "| ginref / OpenSpiel | ginref / RLCard |")
+    print(
+        "\n| Least deadwood, 10 cards | ginref calls/s | OpenSpiel calls/s | RLCard calls/s "
+        "| ginref / OpenSpiel | ginref / RLCard |"
+    )
     print("|---|--:|--:|--:|--:|--:|")
     for s in sets:
         rate = {t.engine: t.throughput for t in least if t.hand_set == s}
         g, o, r = rate.get("ginref"), rate.get("OpenSpiel"), rate.get("RLCard")
-        print(f"| {s} | {fmt_rate(g) if g else 'n/a'} | {fmt_rate(o) if o else 'n/a'} | "
-              f"{fmt_rate(r) if r else 'n/a'} | {fmt_ratio(g, o)} | {fmt_ratio(g, r)} |")
+        print(
+            f"| {s} | {fmt_rate(g) if g else 'n/a'} | {fmt_rate(o) if o else 'n/a'} | "
+            f"{fmt_rate(r) if r else 'n/a'} | {fmt_ratio(g, o)} | {fmt_ratio(g, r)} |"
+        )
 
 
 # --------------------------------------------------------------------------
@@ -427,8 +440,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=10_000, help="hands (and deals) per set (default 10000)")
     ap.add_argument("--warmup", type=int, default=200, help="warm-up calls per timing (default 200)")
     ap.add_argument("--seed", type=int, default=2024, help="base seed of the hand sets")
-    ap.add_argument("--repeat", type=int, default=5,
-                    help="timed passes over each set; the fastest is reported (default 5)")
+    ap.add_argument(
+        "--repeat", type=int, default=5, help="timed passes over each set; the fastest is reported (default 5)"
+    )
     ap.add_argument("--gc", action="store_true", help="leave the garbage collector on while timing")
     ap.add_argument("--examples", type=int, default=5, help="examples shown per failed check")
     args = ap.parse_args(argv)
@@ -438,49 +452,74 @@ def main(argv: list[str] | None = None) -> int:
 
     eng = load_engines()
     print("# ginref benchmark")
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.system()} {platform.machine()}, {cpu_model()}, {os.cpu_count()} CPUs")
-    print(f"open-spiel {_version('open-spiel') if eng.os_utils else 'not installed'}, "
-          f"rlcard {_version('rlcard') if eng.rl_deadwood else 'not installed'}, "
-          f"numpy {_version('numpy')}")
-    print(f"{n:,} hands per set, seed {seed}, {w} warm-up calls, fastest of {args.repeat} "
-          f"passes, GC "
-          f"{'on' if args.gc else 'off'} while timing, timer overhead "
-          f"~{timer_overhead_ns()} ns per call (not subtracted)")
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.system()} {platform.machine()}, {cpu_model()}, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"open-spiel {_version('open-spiel') if eng.os_utils else 'not installed'}, "
+        f"rlcard {_version('rlcard') if eng.rl_deadwood else 'not installed'}, "
+        f"numpy {_version('numpy')}"
+    )
+    print(
+        f"{n:,} hands per set, seed {seed}, {w} warm-up calls, fastest of {args.repeat} "
+        f"passes, GC "
+        f"{'on' if args.gc else 'off'} while timing, timer overhead "
+        f"~{timer_overhead_ns()} ns per call (not subtracted)"
+    )
     for note in eng.notes:
         print(f"NOTE: {note}")
 
     t0 = time.perf_counter()
-    sets10 = {"uniform": gen.uniform_hands(n, 10, seed=seed + 1),
-              "meld-rich": gen.meld_rich_hands(n, 10, seed=seed + 2)}
-    warm10 = {"uniform": gen.uniform_hands(w, 10, seed=seed + 101),
-              "meld-rich": gen.meld_rich_hands(w, 10, seed=seed + 102)}
-    sets11 = {"uniform": gen.uniform_hands(n, 11, seed=seed + 3),
-              "meld-rich": gen.meld_rich_hands(n, 11, seed=seed + 4)}
-    warm11 = {"uniform": gen.uniform_hands(w, 11, seed=seed + 103),
-              "meld-rich": gen.meld_rich_hands(w, 11, seed=seed + 104)}
+    sets10 = {
+        "uniform": gen.uniform_hands(n, 10, seed=seed + 1),
+        "meld-rich": gen.meld_rich_hands(n, 10, seed=seed + 2),
+    }
+    warm10 = {
+        "uniform": gen.uniform_hands(w, 10, seed=seed + 101),
+        "meld-rich": gen.meld_rich_hands(w, 10, seed=seed + 102),
+    }
+    sets11 = {
+        "uniform": gen.uniform_hands(n, 11, seed=seed + 3),
+        "meld-rich": gen.meld_rich_hands(n, 11, seed=seed + 4),
+    }
+    warm11 = {
+        "uniform": gen.uniform_hands(w, 11, seed=seed + 103),
+        "meld-rich": gen.meld_rich_hands(w, 11, seed=seed + 104),
+    }
     deals = gen.knock_deals(n, seed=seed + 5)
     warm_deals = gen.knock_deals(w, seed=seed + 105)
     mix = gen.describe_deals(deals)
-    print(f"Hand sets generated in {time.perf_counter() - t0:.1f} s. Knock deals "
-          f"(bench solver): {mix['gin']} gins, {mix['layoff_opportunity']} with a layoff "
-          f"card in the defender's hand, {mix['sure_undercut']} sure undercuts.")
+    print(
+        f"Hand sets generated in {time.perf_counter() - t0:.1f} s. Knock deals "
+        f"(bench solver): {mix['gin']} gins, {mix['layoff_opportunity']} with a layoff "
+        f"card in the defender's hand, {mix['sure_undercut']} sure undercuts."
+    )
 
     timings: list[Timing] = []
     failures = 0
     keep_gc = args.gc
 
-    def run(op: str, set_name: str, engine: str, fn: Callable[..., Any], inputs: list[Any],
-            warm: list[Any], two_args: bool = False) -> Timing:
+    def run(
+        op: str,
+        set_name: str,
+        engine: str,
+        fn: Callable[..., Any],
+        inputs: list[Any],
+        warm: list[Any],
+        two_args: bool = False,
+    ) -> Timing:
         # Several passes over the set; the fastest (least total time) is kept,
         # as timeit advises: slower passes measure the machine's other load.
-        passes = [time_calls(fn, inputs, warm, two_args=two_args, keep_gc=keep_gc)
-                  for _ in range(args.repeat)]
+        passes = [time_calls(fn, inputs, warm, two_args=two_args, keep_gc=keep_gc) for _ in range(args.repeat)]
         times, results = min(passes, key=lambda p: sum(p[0]))
         t = Timing(op, set_name, engine, times, results)
         timings.append(t)
-        print(f"  {op:28} {set_name:11} {engine:9} {fmt_rate(t.throughput):>10} calls/s  "
-              f"median {t.median_us:8.1f} µs  p99 {t.p99_us:8.1f} µs", flush=True)
+        print(
+            f"  {op:28} {set_name:11} {engine:9} {fmt_rate(t.throughput):>10} calls/s  "
+            f"median {t.median_us:8.1f} µs  p99 {t.p99_us:8.1f} µs",
+            flush=True,
+        )
         return t
 
     print("\n## Timing")
@@ -520,8 +559,7 @@ def main(argv: list[str] | None = None) -> int:
         assert pc is not None
         pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in deals]
         warm_pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in warm_deals]
-        t = run("judge, nothing declared", "knock deals", "ginref", eng.judge_hand, pairs,
-                warm_pairs, two_args=True)
+        t = run("judge, nothing declared", "knock deals", "ginref", eng.judge_hand, pairs, warm_pairs, two_args=True)
         rulings = t.results
 
     print("\n## Checks")

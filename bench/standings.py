@@ -98,6 +98,7 @@ class Result:
 
 # --- the pool of judged deals ---------------------------------------------------------
 
+
 def judged_pool(size: int, seed: int, rules: Rules) -> dict[Role, list[Judged]]:
     """``size`` knock deals judged once, for each knocker role (the ruling does
     not depend on the role; the stored input names it)."""
@@ -105,23 +106,26 @@ def judged_pool(size: int, seed: int, rules: Rules) -> dict[Role, list[Judged]]:
     for knocker, defender in gen.knock_deals(size, seed=seed):
         for role in pool:
             # The body as HandInSchema loads it (cards parsed, undeclared parts None).
-            data = {"knocker": role.value,
-                    "knocker_hand": {"cards": parse_cards(knocker), "melds": None, "discard": None},
-                    "defender_hand": {"cards": parse_cards(defender), "melds": None, "layoffs": None}}
+            data = {
+                "knocker": role.value,
+                "knocker_hand": {"cards": parse_cards(knocker), "melds": None, "discard": None},
+                "defender_hand": {"cards": parse_cards(defender), "melds": None, "layoffs": None},
+            }
             pool[role].append(judge_cards(data, rules))
     return pool
 
 
 # --- building a league ----------------------------------------------------------------
 
-def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, seed: int,
-                 batch: int) -> tuple[int, int]:
+
+def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, seed: int, batch: int) -> tuple[int, int]:
     """A league of ``N_PLAYERS`` members and ``n_hands`` hands; returns (league id, games)."""
     rng = random.Random(seed)
     with write_transaction():
         players = [Player(name=f"Player {i + 1:02d}") for i in range(N_PLAYERS)]
-        league = League(name=f"Bench league ({n_hands:,} hands)", ratings_stale=False, streaks_stale=False,
-                        history_version=0)  # as POST /leagues makes one
+        league = League(
+            name=f"Bench league ({n_hands:,} hands)", ratings_stale=False, streaks_stale=False, history_version=0
+        )  # as POST /leagues makes one
         db.session.add_all([league, *players])
         db.session.flush()
         db.session.add_all(LeagueMember(league_id=league.id, player_id=p.id) for p in players)
@@ -141,9 +145,16 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 # A game, as POST /games starts one (roles given).
                 seated = rng.sample(member_ids, 3)
                 roles = Roles(box=seated[0], captain=seated[1], sitter=seated[2])
-                game = Game(players=seated, rules=rules_dict, league_id=league_id, played_at=played_at,
-                            first_box=roles.box, first_captain=roles.captain, first_sitter=roles.sitter,
-                            version=0)
+                game = Game(
+                    players=seated,
+                    rules=rules_dict,
+                    league_id=league_id,
+                    played_at=played_at,
+                    first_box=roles.box,
+                    first_captain=roles.captain,
+                    first_sitter=roles.sitter,
+                    version=0,
+                )
                 db.session.add(game)
                 game.apply(replay(rules, roles, []), history=False)
                 db.session.flush()
@@ -153,8 +164,7 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 row = GameRow.of({c: getattr(game, c) for c in GameRow.__dataclass_fields__})
                 while row.status != "finished" and hands < n_hands:
                     judged = pool[rng.choice((Role.BOX, Role.CAPTAIN))][hands % n_pool]
-                    row, _ = record_hand(row, judged.knocker, judged.score, judged.input, judged.ruling,
-                                         judged.mode)
+                    row, _ = record_hand(row, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
                     hands += 1
             db.session.commit()
     return league_id, games
@@ -162,16 +172,27 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
 
 def league_counts(league_id: int) -> dict[str, int]:
     games = db.session.scalar(select(func.count()).select_from(Game).where(Game.league_id == league_id)) or 0
-    finished = db.session.scalar(select(func.count()).select_from(Game)
-                                 .where(Game.league_id == league_id, Game.winner.is_not(None))) or 0
-    hands = db.session.scalar(select(func.count()).select_from(Hand).join(Game, Game.id == Hand.game_id)
-                              .where(Game.league_id == league_id)) or 0
-    gp = db.session.scalar(select(func.count()).select_from(GamePlayer)
-                           .where(GamePlayer.league_id == league_id)) or 0
+    finished = (
+        db.session.scalar(
+            select(func.count()).select_from(Game).where(Game.league_id == league_id, Game.winner.is_not(None))
+        )
+        or 0
+    )
+    hands = (
+        db.session.scalar(
+            select(func.count())
+            .select_from(Hand)
+            .join(Game, Game.id == Hand.game_id)
+            .where(Game.league_id == league_id)
+        )
+        or 0
+    )
+    gp = db.session.scalar(select(func.count()).select_from(GamePlayer).where(GamePlayer.league_id == league_id)) or 0
     return {"games": games, "finished": finished, "hands": hands, "game_player": gp}
 
 
 # --- databases ------------------------------------------------------------------------
+
 
 class Database:
     """A fresh database for one run: ``config`` for create_app, ``settle`` after
@@ -184,17 +205,22 @@ class Database:
         if backend == "sqlite":
             self.tmp = tempfile.TemporaryDirectory(prefix="ginref-bench-")
             self.config: dict[str, Any] = {
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{os.path.join(self.tmp.name, 'ginref.sqlite3')}"}
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{os.path.join(self.tmp.name, 'ginref.sqlite3')}"
+            }
         else:
             self._admin(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE", f"CREATE SCHEMA {PG_SCHEMA}")
-            self.config = {"SQLALCHEMY_DATABASE_URI": pg_url,
-                           "SQLALCHEMY_ENGINE_OPTIONS": {
-                               "connect_args": {"options": f"-csearch_path={PG_SCHEMA}"},
-                               "pool_pre_ping": True}}
+            self.config = {
+                "SQLALCHEMY_DATABASE_URI": pg_url,
+                "SQLALCHEMY_ENGINE_OPTIONS": {
+                    "connect_args": {"options": f"-csearch_path={PG_SCHEMA}"},
+                    "pool_pre_ping": True,
+                },
+            }
 
     def _admin(self, *statements: str) -> None:
-        engine = create_engine(self.pg_url, isolation_level="AUTOCOMMIT",
-                               connect_args={"options": f"-csearch_path={PG_SCHEMA}"})
+        engine = create_engine(
+            self.pg_url, isolation_level="AUTOCOMMIT", connect_args={"options": f"-csearch_path={PG_SCHEMA}"}
+        )
         try:
             with engine.connect() as conn:
                 for statement in statements:
@@ -225,6 +251,7 @@ def server_version(backend: str, pg_url: str) -> str:
 
 
 # --- one run --------------------------------------------------------------------------
+
 
 def percentile(values: list[float], p: float) -> float:
     """Nearest-rank percentile."""
@@ -274,27 +301,43 @@ def run_one(backend: str, n_hands: int, args: argparse.Namespace, rules: Rules) 
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
-        return Result(backend=backend, hands=n_hands, games=games, finished_games=counts["finished"],
-                      game_player_rows=counts["game_player"], mean_hands_per_game=n_hands / games,
-                      pool_s=pool_s, build_s=build_s, cold_ms=cold_ms, warm_median_ms=statistics.median(warm),
-                      warm_p95_ms=percentile(warm, 95), warm_min_ms=min(warm),
-                      warm_cpu_median_ms=statistics.median(cpu for _ms, cpu in calls), rows=len(items),
-                      repeat=args.repeat)
+        return Result(
+            backend=backend,
+            hands=n_hands,
+            games=games,
+            finished_games=counts["finished"],
+            game_player_rows=counts["game_player"],
+            mean_hands_per_game=n_hands / games,
+            pool_s=pool_s,
+            build_s=build_s,
+            cold_ms=cold_ms,
+            warm_median_ms=statistics.median(warm),
+            warm_p95_ms=percentile(warm, 95),
+            warm_min_ms=min(warm),
+            warm_cpu_median_ms=statistics.median(cpu for _ms, cpu in calls),
+            rows=len(items),
+            repeat=args.repeat,
+        )
     finally:
         database.close()
 
 
 # --- report ---------------------------------------------------------------------------
 
+
 def markdown(results: list[Result]) -> str:
-    lines = ["| Backend | Hands | Games (finished) | Hands/game | `game_player` rows | Build s | Cold ms "
-             "| Warm median ms | Warm p95 ms | Warm median CPU ms | Rows |",
-             "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    lines = [
+        "| Backend | Hands | Games (finished) | Hands/game | `game_player` rows | Build s | Cold ms "
+        "| Warm median ms | Warm p95 ms | Warm median CPU ms | Rows |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
     for r in results:
-        lines.append(f"| {r.backend} | {r.hands:,} | {r.games:,} ({r.finished_games:,}) "
-                     f"| {r.mean_hands_per_game:.1f} | {r.game_player_rows:,} | {r.build_s:.1f} "
-                     f"| {r.cold_ms:,.0f} | {r.warm_median_ms:.1f} | {r.warm_p95_ms:.1f} "
-                     f"| {r.warm_cpu_median_ms:.1f} | {r.rows} |")
+        lines.append(
+            f"| {r.backend} | {r.hands:,} | {r.games:,} ({r.finished_games:,}) "
+            f"| {r.mean_hands_per_game:.1f} | {r.game_player_rows:,} | {r.build_s:.1f} "
+            f"| {r.cold_ms:,.0f} | {r.warm_median_ms:.1f} | {r.warm_p95_ms:.1f} "
+            f"| {r.warm_cpu_median_ms:.1f} | {r.rows} |"
+        )
     growth = growth_rows(results)
     if growth:
         lines += ["", "| Backend | Hands | Warm median growth |", "|---|---|--:|"]
@@ -322,15 +365,27 @@ def load_average() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000],
-                    help="hands per league (default 1000 10000 100000)")
+    ap.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[1_000, 10_000, 100_000],
+        help="hands per league (default 1000 10000 100000)",
+    )
     ap.add_argument("--backends", nargs="+", choices=["sqlite", "postgresql"], default=["sqlite", "postgresql"])
     ap.add_argument("--repeat", type=int, default=15, help="warm calls timed (default 15)")
-    ap.add_argument("--pg-url", default=os.environ.get("BENCH_PG_URL", DEFAULT_PG_URL),
-                    help=f"PostgreSQL URL (default {DEFAULT_PG_URL}); schema {PG_SCHEMA} is created and dropped")
+    ap.add_argument(
+        "--pg-url",
+        default=os.environ.get("BENCH_PG_URL", DEFAULT_PG_URL),
+        help=f"PostgreSQL URL (default {DEFAULT_PG_URL}); schema {PG_SCHEMA} is created and dropped",
+    )
     ap.add_argument("--pool", type=int, default=2_000, help="judged knock deals reused round-robin (default 2000)")
-    ap.add_argument("--target-score", type=int, default=190,
-                    help="game target (rule option; default 190, about 10 hands a game with these deals)")
+    ap.add_argument(
+        "--target-score",
+        type=int,
+        default=190,
+        help="game target (rule option; default 190, about 10 hands a game with these deals)",
+    )
     ap.add_argument("--batch", type=int, default=50, help="games per commit while building (default 50)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--json", help="also write the results as JSON to this path")
@@ -338,10 +393,16 @@ def main(argv: list[str] | None = None) -> int:
 
     rules = Rules(target_score=args.target_score)
     versions = {b: server_version(b, args.pg_url) for b in args.backends}
-    print(f"# ginref standings benchmark: {os.cpu_count()} CPUs, {platform.python_implementation()} "
-          f"{platform.python_version()}, {', '.join(versions.values())}", flush=True)
-    print(f"# pool: {args.pool:,} judged knock deals; target score {args.target_score}; {args.repeat} warm calls; "
-          f"load average {load_average()}", flush=True)
+    print(
+        f"# ginref standings benchmark: {os.cpu_count()} CPUs, {platform.python_implementation()} "
+        f"{platform.python_version()}, {', '.join(versions.values())}",
+        flush=True,
+    )
+    print(
+        f"# pool: {args.pool:,} judged knock deals; target score {args.target_score}; {args.repeat} warm calls; "
+        f"load average {load_average()}",
+        flush=True,
+    )
 
     results: list[Result] = []
     for backend in args.backends:
@@ -349,20 +410,34 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{backend} {size:,} hands ...", end=" ", flush=True)
             r = run_one(backend, size, args, rules)
             results.append(r)
-            print(f"pool judged in {r.pool_s:.1f} s, built in {r.build_s:.1f} s "
-                  f"({r.games:,} games, {r.mean_hands_per_game:.1f} hands/game); cold {r.cold_ms:,.0f} ms; "
-                  f"warm median {r.warm_median_ms:.1f} ms, p95 {r.warm_p95_ms:.1f} ms", flush=True)
+            print(
+                f"pool judged in {r.pool_s:.1f} s, built in {r.build_s:.1f} s "
+                f"({r.games:,} games, {r.mean_hands_per_game:.1f} hands/game); cold {r.cold_ms:,.0f} ms; "
+                f"warm median {r.warm_median_ms:.1f} ms, p95 {r.warm_p95_ms:.1f} ms",
+                flush=True,
+            )
 
     print(f"# load average at the end: {load_average()}")
     print()
     print(markdown(results))
     if args.json:
-        doc = {"environment": {"cpus": os.cpu_count(), "python": platform.python_version(), **versions,
-                               "load_average_at_end": load_average()},
-               "pool": args.pool, "target_score": args.target_score, "seed": args.seed, "batch": args.batch,
-               "results": [vars(r) for r in results],
-               "growth": [{"backend": b, "from_hands": a, "to_hands": c, "warm_median_ratio": x}
-                          for b, a, c, x in growth_rows(results)]}
+        doc = {
+            "environment": {
+                "cpus": os.cpu_count(),
+                "python": platform.python_version(),
+                **versions,
+                "load_average_at_end": load_average(),
+            },
+            "pool": args.pool,
+            "target_score": args.target_score,
+            "seed": args.seed,
+            "batch": args.batch,
+            "results": [vars(r) for r in results],
+            "growth": [
+                {"backend": b, "from_hands": a, "to_hands": c, "warm_median_ratio": x}
+                for b, a, c, x in growth_rows(results)
+            ],
+        }
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(doc, fh, indent=2)
             fh.write("\n")

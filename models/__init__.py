@@ -8,6 +8,17 @@ from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.security import ApiKey, IdempotencyRecord
 
 __all__ = [
-    "ApiKey", "Game", "GamePlayer", "Hand", "IdempotencyRecord", "League", "LeagueMember", "LeaguePlayer",
-    "LeagueRating", "Player", "db", "init_engine_events", "write_transaction",
+    "ApiKey",
+    "Game",
+    "GamePlayer",
+    "Hand",
+    "IdempotencyRecord",
+    "League",
+    "LeagueMember",
+    "LeaguePlayer",
+    "LeagueRating",
+    "Player",
+    "db",
+    "init_engine_events",
+    "write_transaction",
 ]

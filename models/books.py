@@ -27,12 +27,20 @@ from referee import HandRecord
 def refresh_totals(league_id: int, players: Iterable[int]) -> None:
     """Recompute members' totals from the per-game figures (creating rows)."""
     players = [int(p) for p in players]
-    sums = {row[0]: row[1:] for row in db.session.execute(
-        select(GamePlayer.player_id, *(func.coalesce(func.sum(getattr(GamePlayer, n)), 0) for n in FIGURE_FIELDS))
-        .where(GamePlayer.league_id == league_id, GamePlayer.player_id.in_(players))
-        .group_by(GamePlayer.player_id))}
-    rows = {r.player_id: r for r in db.session.scalars(
-        select(LeaguePlayer).where(LeaguePlayer.league_id == league_id, LeaguePlayer.player_id.in_(players)))}
+    sums = {
+        row[0]: row[1:]
+        for row in db.session.execute(
+            select(GamePlayer.player_id, *(func.coalesce(func.sum(getattr(GamePlayer, n)), 0) for n in FIGURE_FIELDS))
+            .where(GamePlayer.league_id == league_id, GamePlayer.player_id.in_(players))
+            .group_by(GamePlayer.player_id)
+        )
+    }
+    rows = {
+        r.player_id: r
+        for r in db.session.scalars(
+            select(LeaguePlayer).where(LeaguePlayer.league_id == league_id, LeaguePlayer.player_id.in_(players))
+        )
+    }
     for p in players:
         row = rows.get(p)
         if row is None:
@@ -72,11 +80,18 @@ def hand_appended(recorded: Recorded) -> None:
 
 
 def _extend_streaks(league: League, game: GameView, winner: int) -> None:
-    rows = list(db.session.scalars(select(LeaguePlayer).where(
-        LeaguePlayer.league_id == league.id, LeaguePlayer.player_id.in_([int(p) for p in game.players]))))
+    rows = list(
+        db.session.scalars(
+            select(LeaguePlayer).where(
+                LeaguePlayer.league_id == league.id, LeaguePlayer.player_id.in_([int(p) for p in game.players])
+            )
+        )
+    )
     for row in rows:
         if row.streak_played_at is not None and (row.streak_played_at, row.streak_game_id or 0) >= (
-                game.played_at, game.id):
+            game.played_at,
+            game.id,
+        ):
             league.streaks_stale = True  # a game finished out of played_at order: recount
             return
     for row in rows:
@@ -92,8 +107,12 @@ def _rate_one(league: League, record: HandRecord) -> None:
         return  # draws do not rate
     r = record.roles
     players = [int(r.box), int(r.captain), int(r.sitter)]
-    rows = {row.player_id: row for row in db.session.scalars(select(LeagueRating).where(
-        LeagueRating.league_id == league.id, LeagueRating.player_id.in_(players)))}
+    rows = {
+        row.player_id: row
+        for row in db.session.scalars(
+            select(LeagueRating).where(LeagueRating.league_id == league.id, LeagueRating.player_id.in_(players))
+        )
+    }
     new = [p for p in players if p not in rows]
     for p in new:
         rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MODEL.mu, sigma=MODEL.sigma, hands_rated=0)

@@ -45,8 +45,9 @@ class Session(FlaskSession):
     then writes (a league's books refreshed on a read) commits its reads
     first, so its writes get a transaction of their own."""
 
-    def get_bind(self, mapper: Any = None, clause: Any = None, bind: Engine | Connection | None = None,
-                 **kwargs: Any) -> Engine | Connection:
+    def get_bind(
+        self, mapper: Any = None, clause: Any = None, bind: Engine | Connection | None = None, **kwargs: Any
+    ) -> Engine | Connection:
         engine = super().get_bind(mapper=mapper, clause=clause, bind=bind, **kwargs)
         if writing.get() or not isinstance(engine, Engine) or engine.dialect.name == "sqlite":
             return engine
@@ -95,7 +96,8 @@ def _take_turn(fd: int, deadline: float) -> bool:
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 raise WriterQueueTimeoutError(
-                    f"another write held the database for more than {WRITER_WAIT:g} s") from None
+                    f"another write held the database for more than {WRITER_WAIT:g} s"
+                ) from None
         waited = True
         time.sleep(pause)
         pause = min(pause * 2, 0.002)

@@ -57,19 +57,21 @@ class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
 
 
-
-
 @cache
 def add_figures_statement(table_name: str) -> Update:
     """UPDATE table SET each figure = figure + :d_figure WHERE row is :pid (built once)."""
     table = db.metadata.tables[table_name]
     key = table.c.game_id if "game_id" in table.c else table.c.league_id
-    return (update(table).where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
-            .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS}))
+    return (
+        update(table)
+        .where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
+        .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS})
+    )
 
 
 def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
     """Add each player's ``delta`` to his row of ``table_name`` (per game or per league)."""
-    db.session.execute(add_figures_statement(table_name),
-                       [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}}
-                        for p, f in delta.items()])
+    db.session.execute(
+        add_figures_statement(table_name),
+        [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}} for p, f in delta.items()],
+    )

@@ -75,16 +75,24 @@ class GameView:
 
     def state(self) -> GameState:
         """The stored state (what :func:`referee.replay` of the hands gave)."""
-        return GameState({int(p): n for p, n in self.scores.items()}, self.next_roles, self.winner,
-                         self.hands_played, tuple(self.out_of_turn))
+        return GameState(
+            {int(p): n for p, n in self.scores.items()},
+            self.next_roles,
+            self.winner,
+            self.hands_played,
+            tuple(self.out_of_turn),
+        )
 
 
 def state_columns(state: GameState) -> dict[str, Any]:
     """The game row's columns derived from its hands."""
-    return {"scores": {str(p): n for p, n in state.scores.items()},
-            "roles": None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()},
-            "winner": None if state.winner is None else int(state.winner),
-            "hands_played": state.hands_played, "out_of_turn": list(state.out_of_turn)}
+    return {
+        "scores": {str(p): n for p, n in state.scores.items()},
+        "roles": None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()},
+        "winner": None if state.winner is None else int(state.winner),
+        "hands_played": state.hands_played,
+        "out_of_turn": list(state.out_of_turn),
+    }
 
 
 class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
@@ -108,8 +116,9 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True, index=True)
     played_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
 
-    hands: Mapped[list[Hand]] = relationship(back_populates="game", order_by="Hand.number",
-                                             cascade="all, delete-orphan")
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
+    )
     figures: Mapped[list[GamePlayer]] = relationship(cascade="all, delete-orphan")
 
     def records(self) -> list[HandRecord]:
@@ -235,8 +244,9 @@ class Recorded:
     delta: dict[PlayerId, Figures]
 
 
-def record_hand(game: GameRow, knocker: Role | None, score: Score, hand_input: dict[str, Any],
-                ruling: dict[str, Any], mode: str) -> Recorded:
+def record_hand(
+    game: GameRow, knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+) -> Recorded:
     """Record the next hand of ``game`` (read with ``lock=True`` in this
     transaction) in the seating the game expects: the stored state advanced
     by it (no hand after the win, R20), the hand inserted, the game's row
@@ -247,19 +257,45 @@ def record_hand(game: GameRow, knocker: Role | None, score: Score, hand_input: d
     result = result_columns(knocker, score, hand_input, ruling, mode)
     record = HandRecord(seating, knocker, score, result["knocker_deadwood"])
     state = advance(game.rule_options, game.state(), record)
-    hand = HandRow(number=state.hands_played, mode=mode, box=int(seating.box), captain=int(seating.captain),
-                   sitter=int(seating.sitter), knocker=result["knocker"], input=hand_input, ruling=ruling,
-                   scores_after={str(p): n for p, n in state.scores.items()},
-                   seating_follows=state.hands_played not in state.out_of_turn, recorded_at=now())
+    hand = HandRow(
+        number=state.hands_played,
+        mode=mode,
+        box=int(seating.box),
+        captain=int(seating.captain),
+        sitter=int(seating.sitter),
+        knocker=result["knocker"],
+        input=hand_input,
+        ruling=ruling,
+        scores_after={str(p): n for p, n in state.scores.items()},
+        seating_follows=state.hands_played not in state.out_of_turn,
+        recorded_at=now(),
+    )
     after = game.replace(**state_columns(state), version=game.version + 1)
     connection = db.session.connection()
-    connection.execute(_INSERT_HAND, {**result, "game_id": game.id, "number": hand.number, "box": hand.box,
-                                      "captain": hand.captain, "sitter": hand.sitter,
-                                      "scores_after": hand.scores_after, "seating_follows": hand.seating_follows,
-                                      "recorded_at": hand.recorded_at, "corrected_at": None})
-    changed = connection.execute(_UPDATE_GAME, {**{"new_" + k: v for k, v in state_columns(state).items()},
-                                                "game_id": game.id, "old_version": game.version,
-                                                "new_version": after.version})
+    connection.execute(
+        _INSERT_HAND,
+        {
+            **result,
+            "game_id": game.id,
+            "number": hand.number,
+            "box": hand.box,
+            "captain": hand.captain,
+            "sitter": hand.sitter,
+            "scores_after": hand.scores_after,
+            "seating_follows": hand.seating_follows,
+            "recorded_at": hand.recorded_at,
+            "corrected_at": None,
+        },
+    )
+    changed = connection.execute(
+        _UPDATE_GAME,
+        {
+            **{"new_" + k: v for k, v in state_columns(state).items()},
+            "game_id": game.id,
+            "old_version": game.version,
+            "new_version": after.version,
+        },
+    )
     if changed.rowcount != 1:
         raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
     delta: dict[PlayerId, Figures] = {p: Figures(games_played=0) for p in game.players}
@@ -306,22 +342,31 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         """The hand as the referee replays it: stored seating and ruling, never re-judged."""
         scorer = None if self.scorer is None else Side(self.scorer)
         knocker = None if self.knocker is None else Role(self.knocker)
-        return HandRecord(self.seating, knocker, Score(Outcome(self.outcome), scorer, self.points),
-                          self.knocker_deadwood)
+        return HandRecord(
+            self.seating, knocker, Score(Outcome(self.outcome), scorer, self.points), self.knocker_deadwood
+        )
 
-    def set_result(self, knocker: Role | None, score: Score, hand_input: dict[str, Any],
-                   ruling: dict[str, Any], mode: str) -> None:
+    def set_result(
+        self, knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+    ) -> None:
         for name, value in result_columns(knocker, score, hand_input, ruling, mode).items():
             setattr(self, name, value)
 
 
-def result_columns(knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any],
-                   mode: str) -> dict[str, Any]:
+def result_columns(
+    knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+) -> dict[str, Any]:
     """A hand's columns for what it was and how it was ruled."""
-    return {"mode": mode, "knocker": None if knocker is None else knocker.value,
-            "outcome": score.outcome.value, "scorer": None if score.scorer is None else score.scorer.value,
-            "points": score.points, "input": hand_input, "ruling": ruling,
-            "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None}
+    return {
+        "mode": mode,
+        "knocker": None if knocker is None else knocker.value,
+        "outcome": score.outcome.value,
+        "scorer": None if score.scorer is None else score.scorer.value,
+        "points": score.points,
+        "input": hand_input,
+        "ruling": ruling,
+        "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None,
+    }
 
 
 _GAMES = Game.__table__
@@ -330,7 +375,13 @@ _GAME_COLUMNS = [column.key for column in _GAMES.columns]
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
 _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_HAND = insert(_HANDS)
-_UPDATE_GAME = (update(_GAMES)
-                .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
-                .values({name: bindparam("new_" + name) for name in ("scores", "roles", "winner", "hands_played",
-                                                                     "out_of_turn", "version")}))
+_UPDATE_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
+    .values(
+        {
+            name: bindparam("new_" + name)
+            for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "version")
+        }
+    )
+)

@@ -38,5 +38,6 @@ def rate_hands(hands: Iterable[HandRecord]) -> dict[int, tuple[float, float, int
                 counts[p] = 0
             counts[p] += 1
         ratings[r.box], ratings[r.captain], ratings[r.sitter] = rate_hand(
-            ratings[r.box], ratings[r.captain], ratings[r.sitter], winner)
+            ratings[r.box], ratings[r.captain], ratings[r.sitter], winner
+        )
     return {int(p): (v.mu, v.sigma, counts[p]) for p, v in ratings.items()}

@@ -34,10 +34,10 @@ class ApiKey(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), nullable=True,
-                                                  index=True)
-    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), nullable=True,
-                                                index=True)
+    league_id: Mapped[int | None] = mapped_column(
+        ForeignKey("league.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
@@ -69,14 +69,23 @@ def find_key(key_hash: str) -> KeyRow | None:
 def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, KeyRow | None] | None:
     """The game's row locked for this write (as ``GameRow.read(lock=True)``)
     and the key with this hash, if there is one, in one statement."""
-    row = db.session.connection().execute(_LOCK_GAME_WITH_KEY, {"id": game_id, "key_hash": key_hash or ""}
-                                          ).one_or_none()
+    row = (
+        db.session.connection().execute(_LOCK_GAME_WITH_KEY, {"id": game_id, "key_hash": key_hash or ""}).one_or_none()
+    )
     if row is None:
         return None
     values = row._mapping
-    key = None if values["key_key_hash"] is None else KeyRow(
-        values["key_id"], values["key_key_hash"], values["key_league_id"], values["key_game_id"],
-        values["key_revoked_at"])
+    key = (
+        None
+        if values["key_key_hash"] is None
+        else KeyRow(
+            values["key_id"],
+            values["key_key_hash"],
+            values["key_league_id"],
+            values["key_game_id"],
+            values["key_revoked_at"],
+        )
+    )
     return GameRow.of(values), key
 
 
@@ -108,8 +117,9 @@ def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: 
     revoked here: two concurrent rotations with one key leave one new key."""
     revoked_at = now()
     query = update(ApiKey).where(ApiKey.revoked_at.is_(None))
-    query = query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(
-        ApiKey.game_id == game_id)
+    query = (
+        query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(ApiKey.game_id == game_id)
+    )
     revoked = set(db.session.scalars(query.values(revoked_at=revoked_at).returning(ApiKey.id)))
     if by is not None and by not in revoked:
         raise StaleKeyError(by)
@@ -124,4 +134,5 @@ _LOCK_GAME_WITH_KEY = (
     select(_GAMES, *(column.label("key_" + column.key) for column in _KEY_COLUMNS))
     .select_from(_GAMES.outerjoin(_KEYS, _KEYS.c.key_hash == bindparam("key_hash")))
     .where(_GAMES.c.id == bindparam("id"))
-    .with_for_update(of=_GAMES))
+    .with_for_update(of=_GAMES)
+)

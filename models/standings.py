@@ -29,14 +29,16 @@ def _filters(league_id: int, since: datetime | None, until: datetime | None) -> 
 
 def _figures(conditions: list[ColumnElement[bool]]) -> tuple[dict[int, Figures], dict[int, tuple[int, int]]]:
     columns = [func.sum(getattr(GamePlayer, name)) for name in FIGURE_FIELDS]
-    rows = db.session.execute(select(GamePlayer.player_id, *columns).where(*conditions)
-                              .group_by(GamePlayer.player_id)).all()
+    rows = db.session.execute(
+        select(GamePlayer.player_id, *columns).where(*conditions).group_by(GamePlayer.player_id)
+    ).all()
     figures = {row[0]: Figures(*(int(v or 0) for v in row[1:])) for row in rows}
     results: dict[int, list[bool]] = {}
     finished = db.session.execute(
         select(GamePlayer.player_id, GamePlayer.games_won)
         .where(*conditions, GamePlayer.games_finished == 1)
-        .order_by(GamePlayer.played_at, GamePlayer.game_id)).all()
+        .order_by(GamePlayer.played_at, GamePlayer.game_id)
+    ).all()
     for player_id, won in finished:
         results.setdefault(player_id, []).append(bool(won))
     return figures, {p: streaks(r) for p, r in results.items()}
@@ -73,14 +75,16 @@ class Standing:
 _FIGURE_NAMES = {"total_points": "points"}
 
 
-def _row(player_id: int, name: str, f: Figures, streak: tuple[int, int],
-         rating: tuple[float, float, int] | None) -> Standing:
+def _row(
+    player_id: int, name: str, f: Figures, streak: tuple[int, int], rating: tuple[float, float, int] | None
+) -> Standing:
     return Standing(player_id, name, f, streak[0], streak[1], Rating(*(rating or (DEFAULT_MU, DEFAULT_SIGMA, 0))))
 
 
 def _sort_key(sort: str) -> Any:
     def key(row: Standing) -> Any:
         return row.rating.ordinal if sort == "rating" else getattr(row, sort)
+
     return key
 
 
@@ -95,8 +99,13 @@ def sort_rows(rows: list[Standing], sort: str, order: str) -> list[Standing]:
     return present + missing
 
 
-def standings(league: League, since: datetime | None = None, until: datetime | None = None,
-              sort: str = "rating", order: str = "desc") -> list[Standing]:
+def standings(
+    league: League,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    sort: str = "rating",
+    order: str = "desc",
+) -> list[Standing]:
     """Every member's figures; without a date range, from the league's books
     (a few rows, whatever the history's size)."""
     ratings = league_ratings(league)
@@ -104,36 +113,52 @@ def standings(league: League, since: datetime | None = None, until: datetime | N
         if league.streaks_stale:
             refresh_streaks(league)
         books = db.session.execute(
-            select(LeaguePlayer, Player.name).join(Player, Player.id == LeaguePlayer.player_id)
-            .where(LeaguePlayer.league_id == league.id)).all()
-        rows = [_row(book.player_id, name, Figures(*(getattr(book, n) for n in FIGURE_FIELDS)),
-                     (book.current_streak, book.longest_streak), ratings.get(book.player_id))
-                for book, name in books]
+            select(LeaguePlayer, Player.name)
+            .join(Player, Player.id == LeaguePlayer.player_id)
+            .where(LeaguePlayer.league_id == league.id)
+        ).all()
+        rows = [
+            _row(
+                book.player_id,
+                name,
+                Figures(*(getattr(book, n) for n in FIGURE_FIELDS)),
+                (book.current_streak, book.longest_streak),
+                ratings.get(book.player_id),
+            )
+            for book, name in books
+        ]
         return sort_rows(rows, sort, order)
     figures, streak = _figures(_filters(league.id, since, until))
     members = db.session.execute(
-        select(Player.id, Player.name).join(LeagueMember, LeagueMember.player_id == Player.id)
-        .where(LeagueMember.league_id == league.id)).all()
-    rows = [_row(pid, name, figures.get(pid, Figures()), streak.get(pid, (0, 0)), ratings.get(pid))
-            for pid, name in members]
+        select(Player.id, Player.name)
+        .join(LeagueMember, LeagueMember.player_id == Player.id)
+        .where(LeagueMember.league_id == league.id)
+    ).all()
+    rows = [
+        _row(pid, name, figures.get(pid, Figures()), streak.get(pid, (0, 0)), ratings.get(pid)) for pid, name in members
+    ]
     return sort_rows(rows, sort, order)
 
 
-def head_to_head(league: League, a: int, b: int, since: datetime | None = None,
-                 until: datetime | None = None) -> tuple[list[Standing], int]:
+def head_to_head(
+    league: League, a: int, b: int, since: datetime | None = None, until: datetime | None = None
+) -> tuple[list[Standing], int]:
     conditions = _filters(league.id, since, until)
-    both = (select(GamePlayer.game_id).where(GamePlayer.player_id == a, *conditions)
-            .intersect(select(GamePlayer.game_id).where(GamePlayer.player_id == b, *conditions)))
+    both = (
+        select(GamePlayer.game_id)
+        .where(GamePlayer.player_id == a, *conditions)
+        .intersect(select(GamePlayer.game_id).where(GamePlayer.player_id == b, *conditions))
+    )
     games = db.session.scalar(select(func.count()).select_from(both.subquery())) or 0
     figures, streak = _figures([GamePlayer.game_id.in_(both), GamePlayer.player_id.in_([a, b])])
     ratings = league_ratings(league)
     names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_([a, b]))).all())
-    rows = [_row(p, names.get(p, ""), figures.get(p, Figures()), streak.get(p, (0, 0)), ratings.get(p))
-            for p in (a, b)]
+    rows = [_row(p, names.get(p, ""), figures.get(p, Figures()), streak.get(p, (0, 0)), ratings.get(p)) for p in (a, b)]
     return rows, games
 
 
 # --- ratings -------------------------------------------------------------------------
+
 
 def league_hand_log(league_id: int) -> tuple[list[HandRecord], dict[str, Any] | None]:
     """Every hand of the league's games, in the order of played_at, then hand
@@ -142,18 +167,36 @@ def league_hand_log(league_id: int) -> tuple[list[HandRecord], dict[str, Any] | 
     cannot change the ratings."""
     games: dict[int, tuple[Any, list[Any]]] = {}
     rows = db.session.execute(
-        select(Game.id, Game.played_at, Hand.box, Hand.captain, Hand.sitter, Hand.knocker, Hand.outcome,
-               Hand.scorer, Hand.points)
-        .join(Hand, Hand.game_id == Game.id).where(Game.league_id == league_id)
-        .order_by(Game.played_at, Game.id, Hand.number)).all()
+        select(
+            Game.id,
+            Game.played_at,
+            Hand.box,
+            Hand.captain,
+            Hand.sitter,
+            Hand.knocker,
+            Hand.outcome,
+            Hand.scorer,
+            Hand.points,
+        )
+        .join(Hand, Hand.game_id == Game.id)
+        .where(Game.league_id == league_id)
+        .order_by(Game.played_at, Game.id, Hand.number)
+    ).all()
     for game_id, played_at, *hand in rows:
         games.setdefault(game_id, (played_at, []))[1].append(tuple(hand))
     # ids enter the key only through comparisons, which an import (new ids, same order) keeps
-    ordered = sorted(games.items(), key=lambda g: (g[1][0], [tuple("" if v is None else v for v in h)
-                                                             for h in g[1][1]]))
-    log = [HandRecord(Roles(box=box, captain=captain, sitter=sitter), None if knocker is None else Role(knocker),
-                      Score(Outcome(outcome), None if scorer is None else Side(scorer), points))
-           for _, (_, hands) in ordered for box, captain, sitter, knocker, outcome, scorer, points in hands]
+    ordered = sorted(
+        games.items(), key=lambda g: (g[1][0], [tuple("" if v is None else v for v in h) for h in g[1][1]])
+    )
+    log = [
+        HandRecord(
+            Roles(box=box, captain=captain, sitter=sitter),
+            None if knocker is None else Role(knocker),
+            Score(Outcome(outcome), None if scorer is None else Side(scorer), points),
+        )
+        for _, (_, hands) in ordered
+        for box, captain, sitter, knocker, outcome, scorer, points in hands
+    ]
     last = None
     if ordered:
         game_id, (played_at, hands) = ordered[-1]
@@ -166,8 +209,9 @@ def _store_if_unchanged(league_id: int, version: int, store: Any) -> None:
     moved on meanwhile (then it stays stale for the next read)."""
     db.session.commit()
     with write_transaction():
-        league = db.session.execute(select(League).where(League.id == league_id).with_for_update()
-                                    .execution_options(populate_existing=True)).scalar_one()
+        league = db.session.execute(
+            select(League).where(League.id == league_id).with_for_update().execution_options(populate_existing=True)
+        ).scalar_one()
         if league.history_version == version:
             store(league)
         db.session.commit()
@@ -182,8 +226,10 @@ def refresh_ratings(league: League) -> None:
 
     def store(locked: League) -> None:
         db.session.execute(delete(LeagueRating).where(LeagueRating.league_id == locked.id))
-        db.session.add_all(LeagueRating(league_id=locked.id, player_id=p, mu=mu, sigma=sigma, hands_rated=n)
-                           for p, (mu, sigma, n) in ratings.items())
+        db.session.add_all(
+            LeagueRating(league_id=locked.id, player_id=p, mu=mu, sigma=sigma, hands_rated=n)
+            for p, (mu, sigma, n) in ratings.items()
+        )
         locked.ratings_stale = False
         locked.rated_through = last
 
@@ -195,9 +241,10 @@ def refresh_streaks(league: League) -> None:
     version = league.history_version
     results: dict[int, list[tuple[bool, Any, int]]] = {}
     for player_id, won, played_at, game_id in db.session.execute(
-            select(GamePlayer.player_id, GamePlayer.games_won, GamePlayer.played_at, GamePlayer.game_id)
-            .where(GamePlayer.league_id == league.id, GamePlayer.games_finished == 1)
-            .order_by(GamePlayer.played_at, GamePlayer.game_id)):
+        select(GamePlayer.player_id, GamePlayer.games_won, GamePlayer.played_at, GamePlayer.game_id)
+        .where(GamePlayer.league_id == league.id, GamePlayer.games_finished == 1)
+        .order_by(GamePlayer.played_at, GamePlayer.game_id)
+    ):
         results.setdefault(player_id, []).append((bool(won), played_at, game_id))
 
     def store(locked: League) -> None:
@@ -214,6 +261,9 @@ def league_ratings(league: League) -> dict[int, tuple[float, float, int]]:
     """The league's ratings, recomputed from its hand logs when they changed."""
     if league.ratings_stale:
         refresh_ratings(league)
-    rows = db.session.execute(select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma,
-                                     LeagueRating.hands_rated).where(LeagueRating.league_id == league.id)).all()
+    rows = db.session.execute(
+        select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma, LeagueRating.hands_rated).where(
+            LeagueRating.league_id == league.id
+        )
+    ).all()
     return {p: (mu, sigma, n) for p, mu, sigma, n in rows}

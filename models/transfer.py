@@ -36,41 +36,92 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def league_games(league_id: int) -> list[Game]:
-    return list(db.session.scalars(
-        select(Game).where(Game.league_id == league_id).order_by(Game.played_at, Game.id)
-        .options(selectinload(Game.hands))))
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(Game.league_id == league_id)
+            .order_by(Game.played_at, Game.id)
+            .options(selectinload(Game.hands))
+        )
+    )
 
 
 def export_league(league: League) -> dict[str, Any]:
     members = db.session.execute(
-        select(Player.id, Player.name).join(LeagueMember, LeagueMember.player_id == Player.id)
-        .where(LeagueMember.league_id == league.id).order_by(Player.id)).all()
+        select(Player.id, Player.name)
+        .join(LeagueMember, LeagueMember.player_id == Player.id)
+        .where(LeagueMember.league_id == league.id)
+        .order_by(Player.id)
+    ).all()
     games = []
     for game in league_games(league.id):
-        games.append({
-            "id": game.id, "played_at": _iso(game.played_at), "players": game.players, "cut": game.cut,
-            "first_roles": game.first_roles.as_dict(), "rules": game.rules, "status": game.status,
-            "scores": game.scores, "winner": game.winner,
-            "hands": [{"number": h.number, "mode": h.mode, "seating": h.seating.as_dict(), "knocker": h.knocker,
-                       "input": h.input, "ruling": h.ruling, "recorded_at": _iso(h.recorded_at),
-                       "corrected_at": _iso(h.corrected_at)} for h in game.hands],
-        })
-    return {"format": FORMAT, "format_version": FORMAT_VERSION,
-            "league": {"id": league.id, "name": league.name},
-            "players": [{"id": pid, "name": name} for pid, name in members],
-            "games": games}
+        games.append(
+            {
+                "id": game.id,
+                "played_at": _iso(game.played_at),
+                "players": game.players,
+                "cut": game.cut,
+                "first_roles": game.first_roles.as_dict(),
+                "rules": game.rules,
+                "status": game.status,
+                "scores": game.scores,
+                "winner": game.winner,
+                "hands": [
+                    {
+                        "number": h.number,
+                        "mode": h.mode,
+                        "seating": h.seating.as_dict(),
+                        "knocker": h.knocker,
+                        "input": h.input,
+                        "ruling": h.ruling,
+                        "recorded_at": _iso(h.recorded_at),
+                        "corrected_at": _iso(h.corrected_at),
+                    }
+                    for h in game.hands
+                ],
+            }
+        )
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "league": {"id": league.id, "name": league.name},
+        "players": [{"id": pid, "name": name} for pid, name in members],
+        "games": games,
+    }
 
 
-CSV_COLUMNS = ["game_id", "played_at", "hand", "mode", "box_id", "box", "captain_id", "captain", "sitter_id",
-               "sitter", "knocker", "outcome", "scorer_id", "scorer", "points", "box_score", "captain_score",
-               "sitter_score", "seating_follows"]
+CSV_COLUMNS = [
+    "game_id",
+    "played_at",
+    "hand",
+    "mode",
+    "box_id",
+    "box",
+    "captain_id",
+    "captain",
+    "sitter_id",
+    "sitter",
+    "knocker",
+    "outcome",
+    "scorer_id",
+    "scorer",
+    "points",
+    "box_score",
+    "captain_score",
+    "sitter_score",
+    "seating_follows",
+]
 
 
 def export_csv(league: League) -> str:
     """One row per hand: roles, outcome, points and running scores."""
-    names = dict(db.session.execute(
-        select(Player.id, Player.name).join(LeagueMember, LeagueMember.player_id == Player.id)
-        .where(LeagueMember.league_id == league.id)).all())
+    names = dict(
+        db.session.execute(
+            select(Player.id, Player.name)
+            .join(LeagueMember, LeagueMember.player_id == Player.id)
+            .where(LeagueMember.league_id == league.id)
+        ).all()
+    )
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -79,11 +130,29 @@ def export_csv(league: League) -> str:
             scored_by = h.record().scorer
             scorer = None if scored_by is None else int(scored_by)
             scores = h.scores_after
-            writer.writerow([game.id, _iso(game.played_at), h.number, h.mode, h.box, names.get(h.box), h.captain,
-                             names.get(h.captain), h.sitter, names.get(h.sitter), h.knocker or "", h.outcome,
-                             scorer if scorer is not None else "", names.get(scorer) if scorer is not None else "",
-                             h.points, scores.get(str(h.box)), scores.get(str(h.captain)), scores.get(str(h.sitter)),
-                             "true" if h.seating_follows else "false"])
+            writer.writerow(
+                [
+                    game.id,
+                    _iso(game.played_at),
+                    h.number,
+                    h.mode,
+                    h.box,
+                    names.get(h.box),
+                    h.captain,
+                    names.get(h.captain),
+                    h.sitter,
+                    names.get(h.sitter),
+                    h.knocker or "",
+                    h.outcome,
+                    scorer if scorer is not None else "",
+                    names.get(scorer) if scorer is not None else "",
+                    h.points,
+                    scores.get(str(h.box)),
+                    scores.get(str(h.captain)),
+                    scores.get(str(h.sitter)),
+                    "true" if h.seating_follows else "false",
+                ]
+            )
     return out.getvalue()
 
 
@@ -144,21 +213,41 @@ def import_league(doc: ImportedLeague) -> League:
     now = datetime.now(UTC)
     ids: dict[int, int] = {}
     if doc.players:
-        new = connection.execute(insert(_PLAYERS).returning(_PLAYERS.c.id, sort_by_parameter_order=True),
-                                 [{"name": name, "created_at": now} for _, name in doc.players]).scalars().all()
+        new = (
+            connection.execute(
+                insert(_PLAYERS).returning(_PLAYERS.c.id, sort_by_parameter_order=True),
+                [{"name": name, "created_at": now} for _, name in doc.players],
+            )
+            .scalars()
+            .all()
+        )
         ids = dict(zip((pid for pid, _ in doc.players), new, strict=True))
-        connection.execute(insert(_MEMBERS), [{"league_id": league.id, "player_id": p, "joined_at": now}
-                                              for p in ids.values()])
+        connection.execute(
+            insert(_MEMBERS), [{"league_id": league.id, "player_id": p, "joined_at": now} for p in ids.values()]
+        )
     for start in range(0, len(doc.games), GAME_BATCH):
-        games = doc.games[start:start + GAME_BATCH]
-        game_ids = connection.execute(insert(_GAMES).returning(_GAMES.c.id, sort_by_parameter_order=True),
-                                      [_game_row(game, ids, league.id, now) for game in games]).scalars().all()
+        games = doc.games[start : start + GAME_BATCH]
+        game_ids = (
+            connection.execute(
+                insert(_GAMES).returning(_GAMES.c.id, sort_by_parameter_order=True),
+                [_game_row(game, ids, league.id, now) for game in games],
+            )
+            .scalars()
+            .all()
+        )
         figures: list[dict[str, Any]] = []
         hands: list[dict[str, Any]] = []
         for game, game_id in zip(games, game_ids, strict=True):
             for player, f in game.figures.items():
-                figures.append({"game_id": game_id, "player_id": ids[player], "league_id": league.id,
-                                "played_at": game.played_at, **{n: getattr(f, n) for n in FIGURE_FIELDS}})
+                figures.append(
+                    {
+                        "game_id": game_id,
+                        "player_id": ids[player],
+                        "league_id": league.id,
+                        "played_at": game.played_at,
+                        **{n: getattr(f, n) for n in FIGURE_FIELDS},
+                    }
+                )
             out_of_turn = set(game.state.out_of_turn)
             for hand, running in zip(game.hands, game.state.running, strict=True):
                 hands.append(_hand_row(hand, running, ids, game_id, hand.number not in out_of_turn))
@@ -176,22 +265,43 @@ def _mapped(roles: Roles, ids: dict[int, int]) -> dict[str, int]:
 def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: datetime) -> dict[str, Any]:
     state = game.state
     first = _mapped(game.first_roles, ids)
-    columns = state_columns(GameState({ids[int(p)]: n for p, n in state.scores.items()},
-                                      None if state.roles is None else Roles(**_mapped(state.roles, ids)),
-                                      None if state.winner is None else ids[int(state.winner)],
-                                      state.hands_played, state.out_of_turn))
-    return {**columns, "players": [ids[p] for p in game.players], "rules": game.rules.as_dict(),
-            "cut": None if game.cut is None else {str(ids[p]): card for p, card in game.cut.items()},
-            "first_box": first["box"], "first_captain": first["captain"], "first_sitter": first["sitter"],
-            "version": 1, "created_at": now, "league_id": league_id, "played_at": game.played_at}
+    columns = state_columns(
+        GameState(
+            {ids[int(p)]: n for p, n in state.scores.items()},
+            None if state.roles is None else Roles(**_mapped(state.roles, ids)),
+            None if state.winner is None else ids[int(state.winner)],
+            state.hands_played,
+            state.out_of_turn,
+        )
+    )
+    return {
+        **columns,
+        "players": [ids[p] for p in game.players],
+        "rules": game.rules.as_dict(),
+        "cut": None if game.cut is None else {str(ids[p]): card for p, card in game.cut.items()},
+        "first_box": first["box"],
+        "first_captain": first["captain"],
+        "first_sitter": first["sitter"],
+        "version": 1,
+        "created_at": now,
+        "league_id": league_id,
+        "played_at": game.played_at,
+    }
 
 
-def _hand_row(hand: ImportedHand, running: dict[Any, int], ids: dict[int, int], game_id: int,
-              follows: bool) -> dict[str, Any]:
-    return {**result_columns(hand.knocker, hand.score, hand.input, hand.ruling, hand.mode),
-            **_mapped(hand.seating, ids), "game_id": game_id, "number": hand.number,
-            "scores_after": {str(ids[int(p)]): n for p, n in running.items()},
-            "seating_follows": follows, "recorded_at": hand.recorded_at, "corrected_at": hand.corrected_at}
+def _hand_row(
+    hand: ImportedHand, running: dict[Any, int], ids: dict[int, int], game_id: int, follows: bool
+) -> dict[str, Any]:
+    return {
+        **result_columns(hand.knocker, hand.score, hand.input, hand.ruling, hand.mode),
+        **_mapped(hand.seating, ids),
+        "game_id": game_id,
+        "number": hand.number,
+        "scores_after": {str(ids[int(p)]): n for p, n in running.items()},
+        "seating_follows": follows,
+        "recorded_at": hand.recorded_at,
+        "corrected_at": hand.corrected_at,
+    }
 
 
 _PLAYERS = Player.__table__

@@ -91,19 +91,24 @@ _GAMES, _HANDS, _FIGURES = Game.__table__, Hand.__table__, GamePlayer.__table__
 def stored_games(condition: ColumnElement[bool]) -> list[Stored]:
     """The games that meet ``condition``, by id, with their hands and figures
     (three statements, plain rows: a check reads every game there is)."""
-    games = {row.id: Stored(GameRow.of(row._mapping)) for row in db.session.execute(
-        select(_GAMES).where(condition).order_by(_GAMES.c.id))}
+    games = {
+        row.id: Stored(GameRow.of(row._mapping))
+        for row in db.session.execute(select(_GAMES).where(condition).order_by(_GAMES.c.id))
+    }
     ids = select(_GAMES.c.id).where(condition)
-    for row in db.session.execute(select(_HANDS).where(_HANDS.c.game_id.in_(ids))
-                                  .order_by(_HANDS.c.game_id, _HANDS.c.number)):
+    for row in db.session.execute(
+        select(_HANDS).where(_HANDS.c.game_id.in_(ids)).order_by(_HANDS.c.game_id, _HANDS.c.number)
+    ):
         games[row.game_id].hands.append(row)
-    for row in db.session.execute(select(_FIGURES).where(_FIGURES.c.game_id.in_(ids))
-                                  .order_by(_FIGURES.c.game_id, _FIGURES.c.player_id)):
+    for row in db.session.execute(
+        select(_FIGURES).where(_FIGURES.c.game_id.in_(ids)).order_by(_FIGURES.c.game_id, _FIGURES.c.player_id)
+    ):
         games[row.game_id].figures.append(row)
     return list(games.values())
 
 
 # --- games ------------------------------------------------------------------------------------
+
 
 def hand_record(hand: Row[Any]) -> HandRecord:
     """The hand as its log says: the seating as played, the knocker and the
@@ -112,8 +117,12 @@ def hand_record(hand: Row[Any]) -> HandRecord:
     scorer = ruling["scorer"]
     score = Score(Outcome(ruling["outcome"]), None if scorer is None else Side(scorer), ruling["points"])
     deadwood = ruling["knocker"]["deadwood_count"] if hand.mode == "cards" else None
-    return HandRecord(Roles(box=hand.box, captain=hand.captain, sitter=hand.sitter),
-                      None if hand.knocker is None else Role(hand.knocker), score, deadwood)
+    return HandRecord(
+        Roles(box=hand.box, captain=hand.captain, sitter=hand.sitter),
+        None if hand.knocker is None else Role(hand.knocker),
+        score,
+        deadwood,
+    )
 
 
 def _records(stored: Stored, checked: Checked) -> list[HandRecord] | None:
@@ -130,8 +139,9 @@ def _records(stored: Stored, checked: Checked) -> list[HandRecord] | None:
             records = None
             continue
         if sorted(record.roles.as_dict().values()) != sorted(game.players):
-            checked.differences.append(f"{at}: seating {record.roles.as_dict()} is not the game's players "
-                                       f"{game.players}")
+            checked.differences.append(
+                f"{at}: seating {record.roles.as_dict()} is not the game's players {game.players}"
+            )
             records = None
             continue
         checked.differ(at, "outcome", hand.outcome, record.score.outcome.value)
@@ -161,8 +171,12 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
     scores = {str(p): n for p, n in state.scores.items()}
     for scorer in sorted(set(game.scores) | set(scores), key=_player_order):
         checked.differ(where, f"scores[{scorer}]", game.scores.get(scorer), scores.get(scorer))
-    checked.differ(where, "roles", game.roles,
-                   None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()})
+    checked.differ(
+        where,
+        "roles",
+        game.roles,
+        None if state.roles is None else {k: int(v) for k, v in state.roles.as_dict().items()},
+    )
     checked.differ(where, "winner", game.winner, None if state.winner is None else int(state.winner))
     checked.differ(where, "status", game.status, "finished" if state.finished else "in_progress")
     checked.differ(where, "hands_played", game.hands_played, state.hands_played)
@@ -198,13 +212,22 @@ def _presence(row: object) -> str:
 
 # --- leagues ----------------------------------------------------------------------------------
 
+
 def _hand_key(record: HandRecord) -> tuple[Any, ...]:
     """A hand as league_hand_log orders games with the same played_at: by content."""
     r = record.roles
-    return tuple("" if v is None else v for v in (
-        r.box, r.captain, r.sitter, None if record.knocker is None else record.knocker.value,
-        record.score.outcome.value, None if record.score.scorer is None else record.score.scorer.value,
-        record.score.points))
+    return tuple(
+        "" if v is None else v
+        for v in (
+            r.box,
+            r.captain,
+            r.sitter,
+            None if record.knocker is None else record.knocker.value,
+            record.score.outcome.value,
+            None if record.score.scorer is None else record.score.scorer.value,
+            record.score.points,
+        )
+    )
 
 
 def rating_order(recounts: Iterable[Recount]) -> tuple[list[HandRecord], dict[str, Any] | None]:
@@ -215,8 +238,15 @@ def rating_order(recounts: Iterable[Recount]) -> tuple[list[HandRecord], dict[st
     games = sorted((r for r in recounts if r.records), key=lambda r: (r.game.played_at, r.game.id))
     games.sort(key=lambda r: (r.game.played_at, [_hand_key(h) for h in r.records or []]))
     log = [record for r in games for record in r.records or []]
-    last = None if not games else {"played_at": games[-1].game.played_at, "game_id": games[-1].game.id,
-                                   "hands": len(games[-1].records or [])}
+    last = (
+        None
+        if not games
+        else {
+            "played_at": games[-1].game.played_at,
+            "game_id": games[-1].game.id,
+            "hands": len(games[-1].records or []),
+        }
+    )
     return log, last
 
 
@@ -241,8 +271,10 @@ def check_league(league: League, games: list[Stored], checked: Checked) -> None:
         if recount.state is not None and recount.state.winner is not None:
             for player in recount.game.players:
                 finished.setdefault(int(player), []).append((int(player) == recount.state.winner, recount))
-    books = {row.player_id: row for row in db.session.scalars(
-        select(LeaguePlayer).where(LeaguePlayer.league_id == league.id))}
+    books = {
+        row.player_id: row
+        for row in db.session.scalars(select(LeaguePlayer).where(LeaguePlayer.league_id == league.id))
+    }
     for player in sorted(set(books) | members):
         at = f"{where} player {player}"
         row = books.get(player)
@@ -274,9 +306,14 @@ def _check_ratings(league: League, recounts: list[Recount], checked: Checked) ->
         stored = rate_hands(refresh_log)
         prefix, rated_through = "refreshed ", _position(refresh_last)
     else:
-        stored = {p: (mu, sigma, n) for p, mu, sigma, n in db.session.execute(
-            select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma, LeagueRating.hands_rated)
-            .where(LeagueRating.league_id == league.id))}
+        stored = {
+            p: (mu, sigma, n)
+            for p, mu, sigma, n in db.session.execute(
+                select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma, LeagueRating.hands_rated).where(
+                    LeagueRating.league_id == league.id
+                )
+            )
+        }
         prefix, rated_through = "", _position(league.rated_through)
     checked.differ(where, prefix + "rated_through", rated_through, last)
     for player in sorted(set(stored) | set(recounted)):
@@ -291,6 +328,7 @@ def _check_ratings(league: League, recounts: list[Recount], checked: Checked) ->
 
 
 # --- entry points -----------------------------------------------------------------------------
+
 
 def check_books(*, league_id: int | None = None, game_id: int | None = None) -> Checked:
     """One league, one game, or (neither given) every league and every game

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)}
 _RANK_ALIASES.update({"1": 1, "T": 10})
 _VARIATION_SELECTORS = "\ufe0f\ufe0e"
@@ -112,4 +111,3 @@ def parse_cards(texts: Iterable[str] | str) -> list[Card]:
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Cards in the canonical order of R3."""
     return sorted(cards)
-

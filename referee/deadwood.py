@@ -123,6 +123,7 @@ def best_discard(cards: Sequence[Card]) -> tuple[Card, int]:
 
 # --- every arrangement that reaches the least deadwood --------------------------
 
+
 def _set_choices(m: list[int], candidates: int) -> Iterator[tuple[list[int], list[Meld]]]:
     """Every choice of sets: (remaining suit masks, the set melds)."""
     candidates &= _triples(*m)
@@ -190,8 +191,15 @@ def arrangements(cards: Sequence[Card], *, splits: bool = True) -> list[Arrangem
         if splits:
             per_suit = [_run_splits(s, remaining[s]) for s in range(4)]
         else:
-            per_suit = [[[Meld(tuple(DECK[s * 13 + r] for r in range(13) if b >> r & 1))
-                          for b in block_masks(RUNS[remaining[s]])]] for s in range(4)]
+            per_suit = [
+                [
+                    [
+                        Meld(tuple(DECK[s * 13 + r] for r in range(13) if b >> r & 1))
+                        for b in block_masks(RUNS[remaining[s]])
+                    ]
+                ]
+                for s in range(4)
+            ]
         for combo in product(*per_suit):
             runs = [m for suit_runs in combo for m in suit_runs]
             found.append(make_arrangement(hand, [*sets, *runs]))

@@ -21,8 +21,7 @@ class RefereeError(ValueError):
 
     rule: str = ""
 
-    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None,
-                 **evidence: Any) -> None:
+    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None, **evidence: Any) -> None:
         super().__init__(message)
         self.message = message
         self.field = field

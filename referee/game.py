@@ -109,19 +109,21 @@ def replay(rules: Rules, first_roles: Roles, hands: Sequence[HandRecord]) -> Gam
             stranded = list(range(number, len(hands) + 1))
             raise GameStateError(
                 f"{state.winner} reaches {rules.target_score} at hand {number - 1}: hands "
-                f"{', '.join(map(str, stranded))} would come after the win", field="hands",
-                hands=stranded, winner=state.winner, won_at=number - 1)
+                f"{', '.join(map(str, stranded))} would come after the win",
+                field="hands",
+                hands=stranded,
+                winner=state.winner,
+                won_at=number - 1,
+            )
         state = advance(rules, state, hand)
         running.append(state.scores)
-    return GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn,
-                     tuple(running))
+    return GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn, tuple(running))
 
 
 def verify_can_record(state: GameState) -> None:
     """No hands after the winner (R20)."""
     if state.finished:
-        raise GameStateError(f"the game is over: {state.winner} has won", rule="R20",
-                             winner=state.winner)
+        raise GameStateError(f"the game is over: {state.winner} has won", rule="R20", winner=state.winner)
 
 
 def can_record(state: GameState) -> bool:

@@ -75,18 +75,24 @@ class Ruling:
         return self.defender.better
 
 
-def verify_cards(cards: Sequence[Card], field: str, sizes: tuple[int, ...] = (10,),
-                 seen: dict[Card, str] | None = None) -> None:
+def verify_cards(
+    cards: Sequence[Card], field: str, sizes: tuple[int, ...] = (10,), seen: dict[Card, str] | None = None
+) -> None:
     """R21: the right number of cards, all distinct (also across ``seen``)."""
     if len(cards) not in sizes:
         wanted = " or ".join(str(s) for s in sizes)
-        raise HandError(f"{field} has {len(cards)} cards, not {wanted}", field=field,
-                        count=len(cards), expected=list(sizes))
+        raise HandError(
+            f"{field} has {len(cards)} cards, not {wanted}", field=field, count=len(cards), expected=list(sizes)
+        )
     seen = {} if seen is None else seen
     for i, card in enumerate(cards):
         if card in seen:
-            raise HandError(f"{card} appears twice ({seen[card]} and {field}[{i}])",
-                            field=f"{field}[{i}]", card=str(card), first=seen[card])
+            raise HandError(
+                f"{card} appears twice ({seen[card]} and {field}[{i}])",
+                field=f"{field}[{i}]",
+                card=str(card),
+                first=seen[card],
+            )
         seen[card] = f"{field}[{i}]"
 
 
@@ -101,8 +107,13 @@ def verify_melds(melds: Sequence[Sequence[Card]], hand: Sequence[Card], field: s
             if card not in held:
                 raise MeldError(f"{card} is not in the hand", field=f"{field}[{i}]", card=str(card))
             if card in owner:
-                raise MeldError(f"{card} is in melds {owner[card]} and {i}", rule="R6",
-                                field=f"{field}[{i}]", card=str(card), melds=[owner[card], i])
+                raise MeldError(
+                    f"{card} is in melds {owner[card]} and {i}",
+                    rule="R6",
+                    field=f"{field}[{i}]",
+                    card=str(card),
+                    melds=[owner[card], i],
+                )
             owner[card] = i
         try:
             out.append(verify_meld(cards))
@@ -117,8 +128,12 @@ def _arrangement_of(hand: Sequence[Card], melds: Sequence[Meld]) -> Arrangement:
     return Arrangement(tuple(melds), tuple(sorted(c for c in hand if c not in used)))
 
 
-def judge_knock(cards: Sequence[Card], melds: Sequence[Sequence[Card]] | None = None,
-                discard: Card | None = None, rules: Rules = Rules()) -> KnockVerdict:
+def judge_knock(
+    cards: Sequence[Card],
+    melds: Sequence[Sequence[Card]] | None = None,
+    discard: Card | None = None,
+    rules: Rules = Rules(),
+) -> KnockVerdict:
     """Can a player knock with these cards (R14)? Ten cards after the discard,
     or eleven before it (the discard given, or else the best one). With melds
     declared the knock is judged on them; an illegal knock is a verdict, not an
@@ -131,18 +146,15 @@ def judge_knock(cards: Sequence[Card], melds: Sequence[Sequence[Card]] | None = 
                 in_melds = {c for m in melds for c in m}
                 free = [c for c in hand if c not in in_melds]
                 if not free:
-                    raise MeldError("the declared melds use all 11 cards: name the discard",
-                                    field="melds")
+                    raise MeldError("the declared melds use all 11 cards: name the discard", field="melds")
                 discard = min(free, key=lambda c: (-c.value, c.index))
             else:
                 discard = best_discard(hand)[0]
         elif discard not in hand:
-            raise HandError(f"the discard {discard} is not one of the 11 cards", field="discard",
-                            card=str(discard))
+            raise HandError(f"the discard {discard} is not one of the 11 cards", field="discard", card=str(discard))
         hand.remove(discard)
     elif discard is not None and discard in hand:
-        raise HandError(f"{discard} appears twice (cards and discard)", field="discard",
-                        card=str(discard))
+        raise HandError(f"{discard} appears twice (cards and discard)", field="discard", card=str(discard))
     best = arrangements(hand, splits=False)[0]
     legal = best if best.deadwood_count <= rules.knock_limit else None
     if melds is None:
@@ -151,15 +163,21 @@ def judge_knock(cards: Sequence[Card], melds: Sequence[Sequence[Card]] | None = 
         arrangement = _arrangement_of(hand, verify_melds(melds, hand, "melds"))
     better = best if arrangement.deadwood_count > best.deadwood_count else None
     if arrangement.deadwood_count > rules.knock_limit:
-        reason = (f"{'the declared melds leave' if melds is not None else 'the least'} deadwood "
-                  f"{arrangement.deadwood_count}, over the knock limit of {rules.knock_limit}")
+        reason = (
+            f"{'the declared melds leave' if melds is not None else 'the least'} deadwood "
+            f"{arrangement.deadwood_count}, over the knock limit of {rules.knock_limit}"
+        )
         return KnockVerdict(False, arrangement, discard, reason, "R14", legal, better)
     return KnockVerdict(True, arrangement, discard, better=better)
 
 
-def _defender_play(defender: Sequence[Card], knocker_melds: Sequence[Meld], gin: bool,
-                   defender_melds: Sequence[Meld] | None,
-                   layoffs: Sequence[Layoff] | None) -> DefenderPlay:
+def _defender_play(
+    defender: Sequence[Card],
+    knocker_melds: Sequence[Meld],
+    gin: bool,
+    defender_melds: Sequence[Meld] | None,
+    layoffs: Sequence[Layoff] | None,
+) -> DefenderPlay:
     if gin:  # R18: no layoffs after gin
         return play_without_layoffs(defender, defender_melds)
     if layoffs is not None:
@@ -167,12 +185,16 @@ def _defender_play(defender: Sequence[Card], knocker_melds: Sequence[Meld], gin:
     return best_play(defender, knocker_melds, defender_melds=defender_melds)
 
 
-def judge_hand(knocker_cards: Sequence[Card], defender_cards: Sequence[Card], *,
-               knocker_melds: Sequence[Sequence[Card]] | None = None,
-               defender_melds: Sequence[Sequence[Card]] | None = None,
-               layoffs: Sequence[Layoff] | None = None,
-               discard: Card | None = None,
-               rules: Rules = Rules()) -> Ruling:
+def judge_hand(
+    knocker_cards: Sequence[Card],
+    defender_cards: Sequence[Card],
+    *,
+    knocker_melds: Sequence[Sequence[Card]] | None = None,
+    defender_melds: Sequence[Sequence[Card]] | None = None,
+    layoffs: Sequence[Layoff] | None = None,
+    discard: Card | None = None,
+    rules: Rules = Rules(),
+) -> Ruling:
     """Rule on a knock: both hands' 10 cards, with whatever was declared
     (``None``: undeclared, R22-R24). Raises :class:`HandError`,
     :class:`MeldError`, :class:`LayoffError` for bad input and
@@ -181,22 +203,30 @@ def judge_hand(knocker_cards: Sequence[Card], defender_cards: Sequence[Card], *,
     verify_cards(knocker_cards, "knocker_hand.cards", (10,), seen)
     verify_cards(defender_cards, "defender_hand.cards", (10,), seen)
     if discard is not None and discard in seen:
-        raise HandError(f"{discard} appears twice ({seen[discard]} and knocker_hand.discard)",
-                        field="knocker_hand.discard", card=str(discard), first=seen[discard])
-    k_melds = (None if knocker_melds is None
-               else verify_melds(knocker_melds, knocker_cards, "knocker_hand.melds"))
-    d_melds = (None if defender_melds is None
-               else verify_melds(defender_melds, defender_cards, "defender_hand.melds"))
+        raise HandError(
+            f"{discard} appears twice ({seen[discard]} and knocker_hand.discard)",
+            field="knocker_hand.discard",
+            card=str(discard),
+            first=seen[discard],
+        )
+    k_melds = None if knocker_melds is None else verify_melds(knocker_melds, knocker_cards, "knocker_hand.melds")
+    d_melds = None if defender_melds is None else verify_melds(defender_melds, defender_cards, "defender_hand.melds")
     if layoffs is not None and k_melds is None:
-        raise LayoffError("layoffs name the knocker's melds by number, so they can be declared "
-                          "only with the knocker's melds", field="defender_hand.layoffs")
+        raise LayoffError(
+            "layoffs name the knocker's melds by number, so they can be declared only with the knocker's melds",
+            field="defender_hand.layoffs",
+        )
 
     least = least_deadwood(knocker_cards)
     if k_melds is None:
         if least > rules.knock_limit:
-            raise IllegalKnockError(f"the least deadwood is {least}, over the knock limit of "
-                                    f"{rules.knock_limit}", field="knocker_hand.cards",
-                                    deadwood=least, limit=rules.knock_limit, legal_arrangement=None)
+            raise IllegalKnockError(
+                f"the least deadwood is {least}, over the knock limit of {rules.knock_limit}",
+                field="knocker_hand.cards",
+                deadwood=least,
+                limit=rules.knock_limit,
+                legal_arrangement=None,
+            )
         candidates = arrangements(knocker_cards, splits=False)
     else:
         declared = _arrangement_of(knocker_cards, k_melds)
@@ -204,16 +234,24 @@ def judge_hand(knocker_cards: Sequence[Card], defender_cards: Sequence[Card], *,
             legal = arrangements(knocker_cards, splits=False)[0] if least <= rules.knock_limit else None
             raise IllegalKnockError(
                 f"the declared melds leave deadwood {declared.deadwood_count}, over the knock "
-                f"limit of {rules.knock_limit}", field="knocker_hand.melds",
-                deadwood=declared.deadwood_count, limit=rules.knock_limit, legal_arrangement=legal)
+                f"limit of {rules.knock_limit}",
+                field="knocker_hand.melds",
+                deadwood=declared.deadwood_count,
+                limit=rules.knock_limit,
+                legal_arrangement=legal,
+            )
         candidates = [declared]
 
     if layoffs is not None:
         assert k_melds is not None
         in_melds = {c for m in d_melds or () for c in m.cards}
         try:
-            verify_layoffs(layoffs, k_melds, [c for c in defender_cards if c not in in_melds],
-                           gin=candidates[0].deadwood_count == 0)
+            verify_layoffs(
+                layoffs,
+                k_melds,
+                [c for c in defender_cards if c not in in_melds],
+                gin=candidates[0].deadwood_count == 0,
+            )
         except RefereeError as err:
             raise err.at("defender_hand") from None
 
@@ -240,6 +278,10 @@ def judge_hand(knocker_cards: Sequence[Card], defender_cards: Sequence[Card], *,
         ideal = play_without_layoffs(defender_cards)
         if ideal.deadwood_count < play.deadwood_count:
             defender_better = ideal
-    return Ruling(result.outcome, result.scorer, result.points,
-                  KnockerPlay(arrangement.melds, arrangement.deadwood, knocker_better),
-                  replace(play, better=defender_better))
+    return Ruling(
+        result.outcome,
+        result.scorer,
+        result.points,
+        KnockerPlay(arrangement.melds, arrangement.deadwood, knocker_better),
+        replace(play, better=defender_better),
+    )

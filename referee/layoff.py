@@ -67,39 +67,56 @@ def fits(card: Card, meld_cards: Sequence[Card]) -> bool:
     return card.rank == low - 1 or card.rank == high + 1  # ranks stop at A and K
 
 
-def verify_layoffs(layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld],
-                   available: Sequence[Card], *, gin: bool = False) -> None:
+def verify_layoffs(
+    layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld], available: Sequence[Card], *, gin: bool = False
+) -> None:
     """Check declared layoffs in order (R15, R23; none after gin, R18).
     ``available`` is the defender's cards outside his declared melds."""
     if gin and layoffs:
-        raise LayoffError("the knocker went gin: the defender may not lay off", rule="R18",
-                          field="layoffs[0]", card=str(layoffs[0].card))
+        raise LayoffError(
+            "the knocker went gin: the defender may not lay off",
+            rule="R18",
+            field="layoffs[0]",
+            card=str(layoffs[0].card),
+        )
     extended = [list(m.cards) for m in knocker_melds]
     used: set[Card] = set()
     free = set(available)
     for i, layoff in enumerate(layoffs):
         field = f"layoffs[{i}]"
         if not 0 <= layoff.meld < len(extended):
-            raise LayoffError(f"there is no knocker meld {layoff.meld}", field=f"{field}.meld",
-                              meld=layoff.meld, card=str(layoff.card))
+            raise LayoffError(
+                f"there is no knocker meld {layoff.meld}",
+                field=f"{field}.meld",
+                meld=layoff.meld,
+                card=str(layoff.card),
+            )
         if layoff.card in used:
-            raise LayoffError(f"{layoff.card} is laid off twice", rule="R6", field=f"{field}.card",
-                              card=str(layoff.card))
+            raise LayoffError(
+                f"{layoff.card} is laid off twice", rule="R6", field=f"{field}.card", card=str(layoff.card)
+            )
         if layoff.card not in free:
-            raise LayoffError(f"{layoff.card} is not a free card of the defender's hand "
-                              "(not held, or in his declared melds)", field=f"{field}.card",
-                              card=str(layoff.card))
+            raise LayoffError(
+                f"{layoff.card} is not a free card of the defender's hand (not held, or in his declared melds)",
+                field=f"{field}.card",
+                card=str(layoff.card),
+            )
         target = extended[layoff.meld]
         if not fits(layoff.card, target):
             meld_text = " ".join(str(c) for c in sorted(target))
-            raise LayoffError(f"{layoff.card} does not fit knocker meld {layoff.meld} ({meld_text})",
-                              field=field, card=str(layoff.card), meld=layoff.meld)
+            raise LayoffError(
+                f"{layoff.card} does not fit knocker meld {layoff.meld} ({meld_text})",
+                field=field,
+                card=str(layoff.card),
+                meld=layoff.meld,
+            )
         target.append(layoff.card)
         used.add(layoff.card)
 
 
-def can_lay_off(layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld], available: Sequence[Card], *,
-                gin: bool = False) -> bool:
+def can_lay_off(
+    layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld], available: Sequence[Card], *, gin: bool = False
+) -> bool:
     """Whether :func:`verify_layoffs` accepts these layoffs (R15, R18, R23)."""
     try:
         verify_layoffs(layoffs, knocker_melds, available, gin=gin)
@@ -189,8 +206,15 @@ def _own_sets(m: list[int], candidates: int) -> list[tuple[list[int], list[tuple
     return out
 
 
-def _build(pool_cards: Sequence[Card], remaining: list[int], sets: list[tuple[int, ...]],
-           laid: list[int], spread: _Spread, melding: bool, fixed_melds: Sequence[Meld]) -> DefenderPlay:
+def _build(
+    pool_cards: Sequence[Card],
+    remaining: list[int],
+    sets: list[tuple[int, ...]],
+    laid: list[int],
+    spread: _Spread,
+    melding: bool,
+    fixed_melds: Sequence[Meld],
+) -> DefenderPlay:
     targets = [(t, i) for t, i in spread.set_targets if t in pool_cards]
     melds = list(fixed_melds)
     for rank, *suits in sets:
@@ -220,8 +244,9 @@ def _build(pool_cards: Sequence[Card], remaining: list[int], sets: list[tuple[in
     return DefenderPlay(arrangement.melds, layoffs, arrangement.deadwood)
 
 
-def best_play(defender_cards: Sequence[Card], knocker_melds: Sequence[Meld], *,
-              defender_melds: Sequence[Meld] | None = None) -> DefenderPlay:
+def best_play(
+    defender_cards: Sequence[Card], knocker_melds: Sequence[Meld], *, defender_melds: Sequence[Meld] | None = None
+) -> DefenderPlay:
     """The defender's melds and layoffs that leave him the least deadwood (R24);
     ties: the fewest layoffs, then his melds and then his layoffs in canonical
     order. With ``defender_melds`` declared, only layoffs of the other cards."""
@@ -232,16 +257,19 @@ def best_play(defender_cards: Sequence[Card], knocker_melds: Sequence[Meld], *,
     spread = _Spread(knocker_melds)
     choices = _choices(suit_masks(pool_cards), spread, melding)
     least = min((dead, count) for dead, count, *_ in choices)
-    plays = [_build(pool_cards, remaining, sets, laid, spread, melding, fixed)
-             for dead, count, remaining, sets, laid in choices if (dead, count) == least]
+    plays = [
+        _build(pool_cards, remaining, sets, laid, spread, melding, fixed)
+        for dead, count, remaining, sets, laid in choices
+        if (dead, count) == least
+    ]
     if len(plays) == 1:
         return plays[0]
-    return min(plays, key=lambda p: (make_arrangement([], p.melds).key,
-                                     tuple((lo.meld, lo.card.index) for lo in p.layoffs)))
+    return min(
+        plays, key=lambda p: (make_arrangement([], p.melds).key, tuple((lo.meld, lo.card.index) for lo in p.layoffs))
+    )
 
 
-def play_without_layoffs(defender_cards: Sequence[Card],
-                         defender_melds: Sequence[Meld] | None = None) -> DefenderPlay:
+def play_without_layoffs(defender_cards: Sequence[Card], defender_melds: Sequence[Meld] | None = None) -> DefenderPlay:
     """The defender's play when he may not lay off (after gin, R18)."""
     if defender_melds is None:
         best: Arrangement = arrangements(defender_cards, splits=False)[0]
@@ -250,8 +278,9 @@ def play_without_layoffs(defender_cards: Sequence[Card],
     return DefenderPlay(best.melds, (), best.deadwood)
 
 
-def play_with_layoffs(defender_cards: Sequence[Card], layoffs: Sequence[Layoff],
-                      defender_melds: Sequence[Meld] | None = None) -> DefenderPlay:
+def play_with_layoffs(
+    defender_cards: Sequence[Card], layoffs: Sequence[Layoff], defender_melds: Sequence[Meld] | None = None
+) -> DefenderPlay:
     """The defender's play with declared layoffs (already verified); undeclared
     melds are his best arrangement of the cards he did not lay off."""
     laid = {lo.card for lo in layoffs}

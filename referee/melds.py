@@ -79,13 +79,11 @@ def is_meld(cards: Sequence[Card]) -> bool:
 def verify_meld(cards: Sequence[Card]) -> Meld:
     """Return the :class:`Meld`, or raise :class:`MeldError` (R4, R5)."""
     if len(set(cards)) != len(cards):
-        raise MeldError("a meld lists a card twice", rule="R6",
-                        meld=[str(c) for c in cards])
+        raise MeldError("a meld lists a card twice", rule="R6", meld=[str(c) for c in cards])
     if _kind_of(cards) is None:
         text = " ".join(str(c) for c in cards)
         rule = "R5" if len({c.rank for c in cards}) > 1 else "R4"
-        raise MeldError(f"{text} is not a set (R4) or a run (R5)", rule=rule,
-                        meld=[str(c) for c in cards])
+        raise MeldError(f"{text} is not a set (R4) or a run (R5)", rule=rule, meld=[str(c) for c in cards])
     return Meld(tuple(sorted(cards)))
 
 

@@ -42,8 +42,9 @@ class Roles:
 
     def __post_init__(self) -> None:
         if len({self.box, self.captain, self.sitter}) != 3:
-            raise RolesError("box, captain and sitter must be three different players",
-                             field="roles", roles=self.as_dict())
+            raise RolesError(
+                "box, captain and sitter must be three different players", field="roles", roles=self.as_dict()
+            )
 
     def of(self, role: Role) -> PlayerId:
         return {Role.BOX: self.box, Role.CAPTAIN: self.captain, Role.SITTER: self.sitter}[role]
@@ -63,8 +64,9 @@ def roles_from_cut(cut: Mapping[PlayerId, Card]) -> Roles:
     suits do not break ties: tied ranks raise :class:`CutError` naming the
     players who must cut again."""
     if len(cut) != 3:
-        raise CutError(f"a cut needs one card from each of 3 players, not {len(cut)}",
-                       field="cut", players=sorted(cut, key=str))
+        raise CutError(
+            f"a cut needs one card from each of 3 players, not {len(cut)}", field="cut", players=sorted(cut, key=str)
+        )
     by_rank: dict[int, list[PlayerId]] = {}
     for player, card in cut.items():
         by_rank.setdefault(card.rank, []).append(player)
@@ -72,11 +74,9 @@ def roles_from_cut(cut: Mapping[PlayerId, Card]) -> Roles:
     if tied:
         cards = list(cut.values())
         if len(set(cards)) != len(cards):
-            raise CutError("the three cut cards must be distinct cards", field="cut",
-                           players=tied)
+            raise CutError("the three cut cards must be distinct cards", field="cut", players=tied)
         names = ", ".join(str(p) for p in tied)
-        raise CutError(f"tied ranks: {names} must cut again (the whole cut is resubmitted)",
-                       field="cut", players=tied)
+        raise CutError(f"tied ranks: {names} must cut again (the whole cut is resubmitted)", field="cut", players=tied)
     order = sorted(cut, key=lambda p: cut[p].rank, reverse=True)
     return Roles(box=order[0], captain=order[1], sitter=order[2])
 
@@ -93,19 +93,22 @@ def next_roles(roles: Roles, winner: Role | None) -> Roles:
     raise RolesError("the sitter never plays a hand", field="winner")
 
 
-def verify_seating(players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId] | None = None,
-                   cut: Mapping[str, Card] | None = None) -> Roles:
+def verify_seating(
+    players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId] | None = None, cut: Mapping[str, Card] | None = None
+) -> Roles:
     """The roles of a game's first hand (R8, R9): three different players,
     seated by the ``roles`` given (the game's three players) or by a ``cut``
     keyed by each player's id as written in decimal (``"7"``), one card each.
     Raises :class:`RolesError` or :class:`CutError` naming the field."""
     if len(set(players)) != 3:
-        raise RolesError(f"three different players are needed, not {list(players)}", field="players",
-                         players=list(players))
+        raise RolesError(
+            f"three different players are needed, not {list(players)}", field="players", players=list(players)
+        )
     if roles is not None:
         if sorted(roles.values(), key=str) != sorted(players, key=str):
-            raise RolesError("box, captain and sitter must be the game's three players", field="roles",
-                             value=dict(roles))
+            raise RolesError(
+                "box, captain and sitter must be the game's three players", field="roles", value=dict(roles)
+            )
         return Roles(**roles)
     if cut is None:
         raise CutError("a game is seated by a cut or by roles", field="cut", players=list(players))
@@ -123,8 +126,9 @@ def verify_seating(players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId]
     return roles_from_cut(by_player)
 
 
-def can_seat(players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId] | None = None,
-             cut: Mapping[str, Card] | None = None) -> bool:
+def can_seat(
+    players: Sequence[PlayerId], *, roles: Mapping[str, PlayerId] | None = None, cut: Mapping[str, Card] | None = None
+) -> bool:
     """Whether :func:`verify_seating` would seat the table."""
     try:
         verify_seating(players, roles=roles, cut=cut)

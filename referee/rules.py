@@ -45,8 +45,12 @@ class Rules:
         options = dict(options or {})
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise RuleOptionError(f"unknown rule option {unknown[0]!r}", field=f"rules.{unknown[0]}",
-                                  option=unknown[0], value=options[unknown[0]])
+            raise RuleOptionError(
+                f"unknown rule option {unknown[0]!r}",
+                field=f"rules.{unknown[0]}",
+                option=unknown[0],
+                value=options[unknown[0]],
+            )
         return cls(**options)
 
     def as_dict(self) -> dict[str, int]:
@@ -56,9 +60,15 @@ class Rules:
 def verify_option(name: str, value: Any) -> None:
     default, low, high, rule = OPTIONS[name]
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleOptionError(f"{name} must be a whole number from {low} to {high}, not {value!r}",
-                              field=f"rules.{name}", rule=rule, option=name, value=value,
-                              minimum=low, maximum=high)
+        raise RuleOptionError(
+            f"{name} must be a whole number from {low} to {high}, not {value!r}",
+            field=f"rules.{name}",
+            rule=rule,
+            option=name,
+            value=value,
+            minimum=low,
+            maximum=high,
+        )
 
 
 def can_set_option(name: str, value: Any) -> bool:

@@ -37,8 +37,7 @@ class Score:
 DRAW = Score(Outcome.DRAW, None, 0)  # R12: nobody scores
 
 
-def score(knocker_count: int, defender_count: int, rules: Rules = Rules(), *,
-          gin: bool | None = None) -> Score:
+def score(knocker_count: int, defender_count: int, rules: Rules = Rules(), *, gin: bool | None = None) -> Score:
     """Score a knock. ``gin`` defaults to a knocker count of 0 (R18); a knocker
     who declared deadwood worth 0 cannot hold 0 deadwood, so the default is
     exact for counts. ``defender_count`` is after layoffs (none after gin)."""
@@ -49,17 +48,23 @@ def score(knocker_count: int, defender_count: int, rules: Rules = Rules(), *,
     if knocker_count < defender_count:  # R16
         return Score(Outcome.KNOCK, Side.KNOCKER, defender_count - knocker_count)
     # R17: equal or higher is an undercut
-    return Score(Outcome.UNDERCUT, Side.DEFENDER,
-                 rules.undercut_bonus + knocker_count - defender_count)
+    return Score(Outcome.UNDERCUT, Side.DEFENDER, rules.undercut_bonus + knocker_count - defender_count)
 
 
 def verify_counts(knocker_count: object, defender_count: object, rules: Rules = Rules()) -> None:
     """R25: whole numbers, the knocker's 0 to the knock limit, the defender's 0 to 100."""
-    for field, value, high in (("knocker_deadwood_count", knocker_count, rules.knock_limit),
-                               ("defender_deadwood_count", defender_count, 100)):
+    for field, value, high in (
+        ("knocker_deadwood_count", knocker_count, rules.knock_limit),
+        ("defender_deadwood_count", defender_count, 100),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-            raise CountError(f"{field} must be a whole number from 0 to {high}, not {value!r}",
-                             field=field, value=value, minimum=0, maximum=high)
+            raise CountError(
+                f"{field} must be a whole number from 0 to {high}, not {value!r}",
+                field=field,
+                value=value,
+                minimum=0,
+                maximum=high,
+            )
 
 
 def can_count(knocker_count: object, defender_count: object, rules: Rules = Rules()) -> bool:

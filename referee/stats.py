@@ -79,8 +79,9 @@ class Figures:
         return None if not self.hands_won else self.points / self.hands_won
 
 
-def game_figures(hands: Sequence[HandRecord], players: Iterable[PlayerId],
-                 winner: PlayerId | None) -> dict[PlayerId, Figures]:
+def game_figures(
+    hands: Sequence[HandRecord], players: Iterable[PlayerId], winner: PlayerId | None
+) -> dict[PlayerId, Figures]:
     """Each player's figures for one game (finished when it has a winner, R20):
     the sum of :func:`hand_figures` over its hands, plus the game's result."""
     out = {p: Figures(games_played=1) for p in players}

@@ -23,9 +23,11 @@ class CardField(fields.Field):
     """A card: any spelling of R3 in, the canonical spelling out."""
 
     def __init__(self, **kwargs: Any) -> None:
-        metadata = {"description": "A card (R3): rank A 2-10 J Q K (or 1, T) and suit S H D C or ♠ ♥ ♦ ♣, "
-                    "any case; canonical on output, e.g. 10H",
-                    "example": "10H"}
+        metadata = {
+            "description": "A card (R3): rank A 2-10 J Q K (or 1, T) and suit S H D C or ♠ ♥ ♦ ♣, "
+            "any case; canonical on output, e.g. 10H",
+            "example": "10H",
+        }
         metadata.update(kwargs.pop("metadata", {}))
         super().__init__(metadata=metadata, **kwargs)
 
@@ -43,8 +45,9 @@ class Name(fields.String):
     """Trimmed text of 1 to 100 characters with no control characters."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(validate=validate.Length(min=1, max=100), metadata={"minLength": 1, "maxLength": 100},
-                         **kwargs)
+        super().__init__(
+            validate=validate.Length(min=1, max=100), metadata={"minLength": 1, "maxLength": 100}, **kwargs
+        )
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs).strip()
@@ -79,5 +82,6 @@ class UTCDateTime(fields.AwareDateTime):
         try:
             return when.astimezone(UTC)
         except OverflowError:
-            raise ValidationError(f"{json.dumps(value)} is out of range: in UTC it must fall "
-                                  "within years 1 to 9999") from None
+            raise ValidationError(
+                f"{json.dumps(value)} is out of range: in UTC it must fall within years 1 to 9999"
+            ) from None

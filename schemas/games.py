@@ -28,20 +28,35 @@ class GameInSchema(Schema):
         # Keywords of the whole body: no field can carry them, and apispec takes
         # none from a Schema, so the served spec lacks them for now; the live
         # fuzz run (tests/schemathesis_hooks.py) adds them to the spec it uses.
-        json_schema = {"oneOf": [{"title": "By the cut (R9)", "required": ["cut"]},
-                                 {"title": "By the roles", "required": ["roles"]}]}
+        json_schema = {
+            "oneOf": [
+                {"title": "By the cut (R9)", "required": ["cut"]},
+                {"title": "By the roles", "required": ["roles"]},
+            ]
+        }
 
-    players = fields.List(id_field(), required=True, validate=validate.Length(equal=3),
-                          metadata={"uniqueItems": True, "example": [1, 2, 3]})
-    cut = fields.Dict(keys=fields.String(validate=validate.Length(max=12)), values=card_field(),
-                      validate=_three_at_most, metadata={
-                          "description": "Player id -> the card he cut (R9): one entry for each player",
-                          "minProperties": 3, "maxProperties": 3})
+    players = fields.List(
+        id_field(),
+        required=True,
+        validate=validate.Length(equal=3),
+        metadata={"uniqueItems": True, "example": [1, 2, 3]},
+    )
+    cut = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=12)),
+        values=card_field(),
+        validate=_three_at_most,
+        metadata={
+            "description": "Player id -> the card he cut (R9): one entry for each player",
+            "minProperties": 3,
+            "maxProperties": 3,
+        },
+    )
     roles = fields.Nested(RolesInSchema)
     rules = fields.Nested(RulesSchema, load_default=dict)
     league_id = id_field(metadata={"description": "The league the game counts for; all three players must be members"})
-    played_at = UTCDateTime(metadata={
-        "description": "When the game started (default: now); give it for games entered after the fact"})
+    played_at = UTCDateTime(
+        metadata={"description": "When the game started (default: now); give it for games entered after the fact"}
+    )
 
     @validates_schema
     def _cut_or_roles(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -59,14 +74,21 @@ class GameSchema(Schema):
     players = fields.List(fields.Integer(), required=True)
     rules = fields.Nested(RulesOutSchema, required=True)
     scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    roles = fields.Nested(SeatingSchema, required=True, allow_none=True,
-                          metadata={"description": "Roles for the next hand; null once finished"})
+    roles = fields.Nested(
+        SeatingSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "Roles for the next hand; null once finished"},
+    )
     first_roles = fields.Nested(SeatingSchema, required=True)
     cut = fields.Dict(keys=fields.String(), values=fields.String(), required=True, allow_none=True)
     hands_played = fields.Integer(required=True)
     winner = fields.Integer(required=True, allow_none=True)
-    out_of_turn = fields.List(fields.Integer(), required=True, metadata={
-        "description": "Hands whose seating no longer follows from the hand before (R26)"})
+    out_of_turn = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Hands whose seating no longer follows from the hand before (R26)"},
+    )
     version = fields.Integer(required=True)
     league_id = fields.Integer(required=True, allow_none=True)
     played_at = fields.DateTime(required=True)
@@ -87,8 +109,9 @@ class PageArgsSchema(Schema):
 
 class GameHistorySchema(Schema):
     items = fields.List(fields.Nested(GameSchema), required=True)
-    next_cursor = fields.String(required=True, allow_none=True,
-                                metadata={"description": "Pass as `cursor` for the next page; null at the end"})
+    next_cursor = fields.String(
+        required=True, allow_none=True, metadata={"description": "Pass as `cursor` for the next page; null at the end"}
+    )
 
 
 class GameCreatedSchema(GameSchema):

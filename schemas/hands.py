@@ -24,8 +24,10 @@ MAX_MELDS = 3
 
 # The examples make a hand the referee rules on: R24's example, the box knocking
 # with three sets and KC (10), the defender keeping two runs and laying nothing off.
-KNOCK_10 = {"knocker": ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "4S 4H 4D | 5S 5H 5D | 6S 6H 6D"),
-            "defender": ("AH 2H 3H 7H 8H 9H 2S 3S 7S 8S", "AH 2H 3H | 7H 8H 9H")}
+KNOCK_10 = {
+    "knocker": ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "4S 4H 4D | 5S 5H 5D | 6S 6H 6D"),
+    "defender": ("AH 2H 3H 7H 8H 9H 2S 3S 7S 8S", "AH 2H 3H | 7H 8H 9H"),
+}
 
 
 def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> CardField:
@@ -40,40 +42,60 @@ def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> Card
 
 def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> fields.List:
     """``least`` to ``most`` cards, all different: the referee checks both (R21)."""
-    metadata = {"description": description, "minItems": least, "maxItems": most, "uniqueItems": True,
-                "example": example.split()}
+    metadata = {
+        "description": description,
+        "minItems": least,
+        "maxItems": most,
+        "uniqueItems": True,
+        "example": example.split(),
+    }
     return fields.List(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
 
 
 def declared_melds(example: str, *, metadata: dict[str, Any] | None = None) -> fields.List:
     """Melds as declared; ``example`` separates them with ``|``."""
-    meld = fields.List(card_field(), validate=validate.Length(max=13),
-                       metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True})
-    return fields.List(meld, validate=validate.Length(max=10), allow_none=True, load_default=None, metadata={
-        "maxItems": MAX_MELDS, "example": [m.split() for m in example.split("|")], **(metadata or {})})
+    meld = fields.List(
+        card_field(), validate=validate.Length(max=13), metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True}
+    )
+    return fields.List(
+        meld,
+        validate=validate.Length(max=10),
+        allow_none=True,
+        load_default=None,
+        metadata={"maxItems": MAX_MELDS, "example": [m.split() for m in example.split("|")], **(metadata or {})},
+    )
 
 
 class LayoffInSchema(Schema):
     card = card_field(required=True)
-    meld = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=51), metadata={
-        "description": "Index into knocker_hand.melds as declared (R23)", "maximum": MAX_MELDS - 1})
+    meld = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(min=0, max=51),
+        metadata={"description": "Index into knocker_hand.melds as declared (R23)", "maximum": MAX_MELDS - 1},
+    )
 
 
 class KnockerHandSchema(Schema):
-    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", KNOCK_10["knocker"][0],
-                       required=True)
+    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", KNOCK_10["knocker"][0], required=True)
     melds = declared_melds(KNOCK_10["knocker"][1], metadata={"description": "Declared melds, " + _DECLARED})
-    discard = card_field(allow_none=True, load_default=None, metadata={
-        "description": "The discard; kept with the hand, no effect on the ruling", "example": "QS"})
+    discard = card_field(
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "The discard; kept with the hand, no effect on the ruling", "example": "QS"},
+    )
 
 
 class DefenderHandSchema(Schema):
     cards = hand_cards(10, 10, "The defender's 10 cards (R21)", KNOCK_10["defender"][0], required=True)
     melds = declared_melds(KNOCK_10["defender"][1], metadata={"description": "Declared melds, " + _DECLARED})
-    layoffs = fields.List(fields.Nested(LayoffInSchema), validate=validate.Length(max=10),
-                          allow_none=True, load_default=None,
-                          metadata={"description": "Declared layoffs in the order played, " + _DECLARED,
-                                    "example": []})
+    layoffs = fields.List(
+        fields.Nested(LayoffInSchema),
+        validate=validate.Length(max=10),
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "Declared layoffs in the order played, " + _DECLARED, "example": []},
+    )
 
 
 _CARDS_FIELDS = ("knocker_hand", "defender_hand")
@@ -86,20 +108,30 @@ class HandInSchema(Schema):
     `{"outcome": "draw"}` (R12)."""
 
     class Meta:  # keywords of the whole body, as for GameInSchema
-        json_schema = {"oneOf": [
-            {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
-            {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
-            {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1}]}
+        json_schema = {
+            "oneOf": [
+                {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
+                {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
+                {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1},
+            ]
+        }
 
-    knocker = fields.String(validate=validate.OneOf(KNOCKERS),
-                            metadata={"description": "Who knocked: box or captain", "example": "box"})
+    knocker = fields.String(
+        validate=validate.OneOf(KNOCKERS), metadata={"description": "Who knocked: box or captain", "example": "box"}
+    )
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
-    knocker_deadwood_count = fields.Integer(strict=True, metadata={
-        "description": "R25: 0 to the knock limit (0 is gin; the limit is 10 at most)", "minimum": 0,
-        "maximum": 10})
-    defender_deadwood_count = fields.Integer(strict=True, metadata={
-        "description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100})
+    knocker_deadwood_count = fields.Integer(
+        strict=True,
+        metadata={
+            "description": "R25: 0 to the knock limit (0 is gin; the limit is 10 at most)",
+            "minimum": 0,
+            "maximum": 10,
+        },
+    )
+    defender_deadwood_count = fields.Integer(
+        strict=True, metadata={"description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100}
+    )
     outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})
 
     @validates_schema
@@ -136,20 +168,33 @@ class HandSchema(Schema):
     number = fields.Integer(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
     knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
-    seating = fields.Nested(SeatingSchema, required=True, metadata={
-        "description": "The players in each role as the hand was played (R26)"})
-    seating_follows = fields.Boolean(required=True, metadata={
-        "description": "False when a correction of an earlier hand means this seating no longer "
-                       "follows by R11 (the hand stands as played, R26)"})
+    seating = fields.Nested(
+        SeatingSchema, required=True, metadata={"description": "The players in each role as the hand was played (R26)"}
+    )
+    seating_follows = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "False when a correction of an earlier hand means this seating no longer "
+            "follows by R11 (the hand stands as played, R26)"
+        },
+    )
     ruling = Dumped(RulingSchema, required=True)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
-    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, attribute="scores_after",
-                         metadata={"description": "Running scores after this hand"})
-    roles = fields.Nested(SeatingSchema, required=True, allow_none=True, metadata={
-        "description": "The game's roles for its next hand; null once the game is won"})
-    status = fields.String(required=True, metadata={"enum": list(STATUSES),
-                                                    "description": "The game's status now"})
+    scores = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        attribute="scores_after",
+        metadata={"description": "Running scores after this hand"},
+    )
+    roles = fields.Nested(
+        SeatingSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The game's roles for its next hand; null once the game is won"},
+    )
+    status = fields.String(required=True, metadata={"enum": list(STATUSES), "description": "The game's status now"})
     winner = fields.Integer(required=True, allow_none=True, metadata={"description": "The game's winner"})
     recorded_at = fields.DateTime(required=True)
     corrected_at = fields.DateTime(required=True, allow_none=True)

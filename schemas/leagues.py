@@ -8,8 +8,12 @@ from schemas.players import name_field
 
 class LeagueInSchema(Schema):
     name = name_field(required=True)
-    members = fields.List(id_field(), load_default=list, validate=validate.Length(max=500),
-                          metadata={"description": "Player ids to add as members"})
+    members = fields.List(
+        id_field(),
+        load_default=list,
+        validate=validate.Length(max=500),
+        metadata={"description": "Player ids to add as members"},
+    )
 
 
 class MembersInSchema(Schema):
@@ -45,9 +49,22 @@ class RangeArgsSchema(Schema):
             raise ValidationError("must not be before 'from'", "to")
 
 
-_SORT = ["rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
-         "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
-         "longest_streak", "current_streak", "name"]
+_SORT = [
+    "rating",
+    "games_won",
+    "win_rate",
+    "total_points",
+    "games_played",
+    "hands_won",
+    "gins",
+    "undercuts_made",
+    "knocks",
+    "average_points_per_hand_won",
+    "average_knocker_deadwood",
+    "longest_streak",
+    "current_streak",
+    "name",
+]
 
 
 class StandingsArgsSchema(RangeArgsSchema):
@@ -79,8 +96,9 @@ class StandingSchema(Schema):
     games_won = fields.Integer(required=True)
     win_rate = fields.Float(required=True, allow_none=True, metadata={"description": "games_won / games_finished"})
     total_points = fields.Integer(required=True)
-    hands_played = fields.Integer(required=True, metadata={
-        "description": "Hands he played, in the box or as captain (R8), draws included"})
+    hands_played = fields.Integer(
+        required=True, metadata={"description": "Hands he played, in the box or as captain (R8), draws included"}
+    )
     hands_sat_out = fields.Integer(required=True, metadata={"description": "Hands he sat out (R8)"})
     hands_box = fields.Integer(required=True)
     hands_captain = fields.Integer(required=True)
@@ -92,8 +110,9 @@ class StandingSchema(Schema):
     undercuts_made = fields.Integer(required=True)
     undercuts_suffered = fields.Integer(required=True)
     knocks = fields.Integer(required=True)
-    average_knocker_deadwood = fields.Float(required=True, allow_none=True,
-                                            metadata={"description": "Over his knocks entered by cards"})
+    average_knocker_deadwood = fields.Float(
+        required=True, allow_none=True, metadata={"description": "Over his knocks entered by cards"}
+    )
     average_points_per_hand_won = fields.Float(required=True, allow_none=True)
     current_streak = fields.Integer(required=True)
     longest_streak = fields.Integer(required=True)

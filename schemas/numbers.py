@@ -68,8 +68,9 @@ def loads(data: str | bytes, object_hook: Callable[[dict[str, Any]], Any] | None
         huge.append(_Huge(text))
         return huge[-1]
 
-    value = json.loads(data, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant,
-                       object_hook=object_hook)
+    value = json.loads(
+        data, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant, object_hook=object_hook
+    )
     if huge:
         path, number = _find(value, "") or ("body", huge[0])
         raise NumberOutOfRangeError(path, number.text)

@@ -8,8 +8,9 @@ from schemas.rules import RulesSchema
 
 
 class KnockInSchema(Schema):
-    cards = hand_cards(10, 11, "10 cards after the discard, or 11 before", "AS 2S 3S 4H 5H 6H 7D 8D 9D KC QC",
-                       required=True)
+    cards = hand_cards(
+        10, 11, "10 cards after the discard, or 11 before", "AS 2S 3S 4H 5H 6H 7D 8D 9D KC QC", required=True
+    )
     melds = declared_melds("AS 2S 3S | 4H 5H 6H | 7D 8D 9D")
     discard = card_field(allow_none=True, load_default=None, metadata={"example": None})
     rules = fields.Nested(RulesSchema)
@@ -18,8 +19,9 @@ class KnockInSchema(Schema):
 class RefereeHandInSchema(Schema):
     """A hand by cards, judged without a game."""
 
-    knocker = fields.String(validate=validate.OneOf(KNOCKERS),
-                            metadata={"description": "Optional; not used by the ruling"})
+    knocker = fields.String(
+        validate=validate.OneOf(KNOCKERS), metadata={"description": "Optional; not used by the ruling"}
+    )
     knocker_hand = fields.Nested(KnockerHandSchema, required=True)
     defender_hand = fields.Nested(DefenderHandSchema, required=True)
     rules = fields.Nested(RulesSchema)

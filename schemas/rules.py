@@ -9,9 +9,13 @@ from referee.rules import OPTIONS
 
 def _option(name: str) -> fields.Integer:
     default, low, high, rule = OPTIONS[name]
-    return fields.Integer(strict=True, validate=validate.Range(
-        min=low, max=high, error=f"{name} must be a whole number from {low} to {high}, not {{input}} ({rule})"),
-        metadata={"description": f"{rule}; default {default}"})
+    return fields.Integer(
+        strict=True,
+        validate=validate.Range(
+            min=low, max=high, error=f"{name} must be a whole number from {low} to {high}, not {{input}} ({rule})"
+        ),
+        metadata={"description": f"{rule}; default {default}"},
+    )
 
 
 class RulesSchema(Schema):

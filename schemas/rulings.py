@@ -54,6 +54,7 @@ def _omit_none(data: dict[str, Any], *names: str) -> dict[str, Any]:
 
 # --- the shape of every ruling: dumped from the referee's own types ---
 
+
 def _cards(**kw: Any) -> fields.List:
     return fields.List(CardText(metadata={"example": "10H"}), **kw)
 
@@ -77,8 +78,10 @@ class KnockerRulingSchema(Schema):
     melds = _melds(required=True, allow_none=True)
     deadwood = _cards(required=True, allow_none=True)
     deadwood_count = fields.Integer(required=True)
-    better = fields.Nested(ArrangementSchema, metadata={
-        "description": "The least-deadwood arrangement, when the declared one was worse (R22)"})
+    better = fields.Nested(
+        ArrangementSchema,
+        metadata={"description": "The least-deadwood arrangement, when the declared one was worse (R22)"},
+    )
 
     @post_dump
     def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -94,12 +97,15 @@ class DefenderBetterSchema(Schema):
 
 class DefenderRulingSchema(Schema):
     melds = _melds(required=True, allow_none=True)
-    layoffs = fields.List(fields.Nested(LayoffSchema), required=True, allow_none=True,
-                          metadata={"description": "In the order played"})
+    layoffs = fields.List(
+        fields.Nested(LayoffSchema), required=True, allow_none=True, metadata={"description": "In the order played"}
+    )
     deadwood = _cards(required=True, allow_none=True)
     deadwood_count = fields.Integer(required=True)
-    better = fields.Nested(DefenderBetterSchema, metadata={
-        "description": "The defender's best play, when his declared one was worse (R22)"})
+    better = fields.Nested(
+        DefenderBetterSchema,
+        metadata={"description": "The defender's best play, when his declared one was worse (R22)"},
+    )
 
     @post_dump
     def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -108,8 +114,13 @@ class DefenderRulingSchema(Schema):
 
 class RulingSchema(Schema):
     outcome = EnumValue(Outcome, by_value=True, required=True, metadata={"type": "string"})
-    scorer = EnumValue(Side, by_value=True, required=True, allow_none=True,
-                         metadata={"type": "string", "description": "knocker or defender; null for a draw"})
+    scorer = EnumValue(
+        Side,
+        by_value=True,
+        required=True,
+        allow_none=True,
+        metadata={"type": "string", "description": "knocker or defender; null for a draw"},
+    )
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerRulingSchema, required=True, allow_none=True)
     defender = fields.Nested(DefenderRulingSchema, required=True, allow_none=True)
@@ -150,10 +161,15 @@ def ruling_dict(ruling: Ruling) -> dict[str, Any]:
 
 def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> dict[str, Any]:
     """R25: the ruling of a hand entered by counts (no cards, no spreads)."""
-    return RULING.dump({"outcome": score.outcome, "scorer": score.scorer, "points": score.points,
-                        "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker_count},
-                        "defender": {"melds": None, "layoffs": None, "deadwood": None,
-                                     "deadwood_count": defender_count}})
+    return RULING.dump(
+        {
+            "outcome": score.outcome,
+            "scorer": score.scorer,
+            "points": score.points,
+            "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker_count},
+            "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": defender_count},
+        }
+    )
 
 
 def draw_ruling_dict() -> dict[str, Any]:

@@ -59,8 +59,10 @@ class _Hand(Schema):
     def _corrected_after_recorded(self, data: dict[str, Any], **kwargs: Any) -> None:
         corrected = data["corrected_at"]
         if corrected is not None and corrected < data["recorded_at"]:
-            raise ValidationError(f"{corrected.isoformat()} is before the hand was recorded "
-                                  f"({data['recorded_at'].isoformat()})", "corrected_at")
+            raise ValidationError(
+                f"{corrected.isoformat()} is before the hand was recorded ({data['recorded_at'].isoformat()})",
+                "corrected_at",
+            )
 
 
 class GameImportSchema(Schema):
@@ -69,14 +71,15 @@ class GameImportSchema(Schema):
     id = id_field(required=True)  # the game's id in the document; an import gives it a new one
     played_at = UTCDateTime(required=True)
     players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
-    cut = fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True,
-                      allow_none=True)
+    cut = fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True, allow_none=True)
     first_roles = fields.Nested(_Roles, required=True)
     rules = fields.Nested(_Rules, required=True)
     status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
-    scores = fields.Dict(keys=fields.String(validate=_PLAYER_KEY),
-                         values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
-                         required=True)
+    scores = fields.Dict(
+        keys=fields.String(validate=_PLAYER_KEY),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
+        required=True,
+    )
     winner = id_field(required=True, allow_none=True)
     hands = fields.List(fields.Nested(_Hand), required=True)
 

@@ -32,16 +32,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,"
-          "response_schema_conformance,response_headers_conformance")
+CHECKS = (
+    "not_a_server_error,status_code_conformance,content_type_conformance,"
+    "response_schema_conformance,response_headers_conformance"
+)
 TIMEOUT = 420  # seconds for the schemathesis run: the whole step stays within 8 minutes
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 # Hands whose rulings tests/test_api/conftest.py works out (R14-R18, R12).
 KNOCK_10 = ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "AH 2H 3H 7H 8H 9H 2S 3S 7S 8S")
 GIN_34 = ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S", "AH 2H 3H 4D 5D 6D JC QC KC 9H")
-BY_CARDS = {"knocker": "box", "knocker_hand": {"cards": KNOCK_10[0].split(), "discard": "QS"},
-            "defender_hand": {"cards": KNOCK_10[1].split()}}
+BY_CARDS = {
+    "knocker": "box",
+    "knocker_hand": {"cards": KNOCK_10[0].split(), "discard": "QS"},
+    "defender_hand": {"cards": KNOCK_10[1].split()},
+}
 BY_COUNTS = {"knocker": "captain", "knocker_deadwood_count": 3, "defender_deadwood_count": 20}
 DRAW = {"outcome": "draw"}
 GIN = {"knocker": "box", "knocker_hand": {"cards": GIN_34[0].split()}, "defender_hand": {"cards": GIN_34[1].split()}}
@@ -73,8 +78,9 @@ class Seeder:
         self.keys[("league", body["id"])] = body["key"]
         return int(body["id"])
 
-    def game(self, players: list[int], league: int | None, *, cut: bool, rules: dict[str, int],
-             hands: list[dict[str, Any]]) -> int:
+    def game(
+        self, players: list[int], league: int | None, *, cut: bool, rules: dict[str, int], hands: list[dict[str, Any]]
+    ) -> int:
         body: dict[str, Any] = {"players": players, "rules": rules}
         if cut:
             body["cut"] = {str(players[0]): "KS", str(players[1]): "7H", str(players[2]): "2D"}
@@ -102,12 +108,19 @@ class Seeder:
 def seed(base: str) -> dict[str, Any]:
     """Players 1-12; leagues 1-4; games 1-49 of every kind, ids interleaved."""
     s = Seeder(base)
-    p = [s.player(name) for name in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim",
-                                     "Lou")]
-    leagues = [s.league("Thursday club", p[:6]), s.league("Pairs", p[:3]), s.league("Cafe", p[3:]),
-               s.league("Everyone", p)]
-    tables = {None: [p[0], p[1], p[2]], leagues[0]: [p[3], p[4], p[5]], leagues[2]: [p[6], p[7], p[8]],
-              leagues[3]: [p[9], p[10], p[11]]}
+    p = [s.player(name) for name in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou")]
+    leagues = [
+        s.league("Thursday club", p[:6]),
+        s.league("Pairs", p[:3]),
+        s.league("Cafe", p[3:]),
+        s.league("Everyone", p),
+    ]
+    tables = {
+        None: [p[0], p[1], p[2]],
+        leagues[0]: [p[3], p[4], p[5]],
+        leagues[2]: [p[6], p[7], p[8]],
+        leagues[3]: [p[9], p[10], p[11]],
+    }
     room = {"target_score": 1000}
     kinds: list[tuple[dict[str, int], list[dict[str, Any]]]] = [
         (room, []),  # no hands: its rules can change
@@ -126,8 +139,7 @@ def seed(base: str) -> dict[str, Any]:
     for i in range(12):  # the newest games, listed first, have no hands: their rules can change
         league = owners[i % len(owners)]
         s.game(tables[league], league, cut=i % 2 == 1, rules=room, hands=[])
-    return {"keys": [[scope, ident, key] for (scope, ident), key in s.keys.items()],
-            "imports": [s.export(leagues[1])]}
+    return {"keys": [[scope, ident, key] for (scope, ident), key in s.keys.items()], "imports": [s.export(leagues[1])]}
 
 
 def tally(counts_path: Path) -> dict[str, Counter[str]]:
@@ -170,15 +182,37 @@ def main() -> int:
         config_path = Path(tmp, "schemathesis.toml")
         state_path.write_text(json.dumps(seed(server.base)), encoding="utf-8")
         config_path.write_text("[cache]\nenabled = false\n", encoding="utf-8")  # each run starts afresh
-        env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.schemathesis_hooks", "GINREF_FUZZ_BASE": server.base,
-               "GINREF_FUZZ_STATE": str(state_path), "GINREF_FUZZ_COUNTS": str(counts_path)}
+        env = {
+            **os.environ,
+            "SCHEMATHESIS_HOOKS": "tests.schemathesis_hooks",
+            "GINREF_FUZZ_BASE": server.base,
+            "GINREF_FUZZ_STATE": str(state_path),
+            "GINREF_FUZZ_COUNTS": str(counts_path),
+        }
         returncode = 0
         for seed_value in SEEDS:  # two seeds: some operations run out of distinct cases under one
-            command = [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(config_path), "run",
-                       f"{server.base}/openapi.json", "--checks", CHECKS,
-                       "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", max_examples,
-                       "--request-timeout", "20", "--workers", "2", "--seed", str(seed_value),
-                       "--generation-database", "none", "--no-color"]
+            command = [
+                str(Path(sys.executable).parent / "schemathesis"),
+                "--config-file",
+                str(config_path),
+                "run",
+                f"{server.base}/openapi.json",
+                "--checks",
+                CHECKS,
+                "--phases",
+                "examples,coverage,fuzzing,stateful",
+                "--max-examples",
+                max_examples,
+                "--request-timeout",
+                "20",
+                "--workers",
+                "2",
+                "--seed",
+                str(seed_value),
+                "--generation-database",
+                "none",
+                "--no-color",
+            ]
             try:
                 result = subprocess.run(command, cwd=ROOT, env=env, timeout=TIMEOUT)
                 returncode = returncode or result.returncode

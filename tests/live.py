@@ -94,8 +94,9 @@ def raw_request(port: int, data: bytes, timeout: float = 10) -> RawResponse:
             received += chunk
         head, _, body = received.partition(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
-        headers = {name.strip().lower(): value.strip()
-                   for name, _, value in (line.partition(":") for line in lines[1:])}
+        headers = {
+            name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])
+        }
         length = int(headers.get("content-length", "0"))
         while len(body) < length:
             chunk = s.recv(65536)
@@ -146,20 +147,36 @@ class LiveServer:
         self.workers = workers
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "DATABASE_URL": db_url, "GINREF_BIND": f"127.0.0.1:{self.port}",
-                    "GINREF_WORKERS": str(workers), "FLASK_RATELIMIT_WRITES": '"1000000 per minute"',
-                    **(env or {})}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": db_url,
+            "GINREF_BIND": f"127.0.0.1:{self.port}",
+            "GINREF_WORKERS": str(workers),
+            "FLASK_RATELIMIT_WRITES": '"1000000 per minute"',
+            **(env or {}),
+        }
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"ginref-live-{self.port}.log"
 
     def init_db(self) -> None:
-        subprocess.run([str(BIN / "flask"), "--app", "app", "init-db"], cwd=ROOT, env=self.env, check=True,
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            [str(BIN / "flask"), "--app", "app", "init-db"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
 
     def start(self) -> LiveServer:
         self.process = subprocess.Popen(
-            [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:create_app()"], cwd=ROOT, env=self.env,
-            stdout=subprocess.DEVNULL, stderr=self.log_path.open("ab"), start_new_session=True)
+            [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:create_app()"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log_path.open("ab"),
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

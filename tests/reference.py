@@ -175,8 +175,9 @@ def defender_best(defender_cards: Iterable[str], knocker_melds: list[list[str]])
     return best
 
 
-def score(knocker_deadwood: int, defender_deadwood: int, gin_bonus: int = 25,
-          undercut_bonus: int = 10) -> dict[str, Any]:
+def score(
+    knocker_deadwood: int, defender_deadwood: int, gin_bonus: int = 25, undercut_bonus: int = 10
+) -> dict[str, Any]:
     """Score a hand from the two counts (R16-R18, R25); a knocker count of 0 is gin."""
     if knocker_deadwood == 0:  # R18: the defender scores nothing even with 0
         outcome, scorer, points = "gin", "knocker", defender_deadwood + gin_bonus
@@ -184,12 +185,22 @@ def score(knocker_deadwood: int, defender_deadwood: int, gin_bonus: int = 25,
         outcome, scorer, points = "knock", "knocker", defender_deadwood - knocker_deadwood
     else:  # R17: equal or greater is an undercut
         outcome, scorer, points = "undercut", "defender", undercut_bonus + knocker_deadwood - defender_deadwood
-    return {"outcome": outcome, "scorer": scorer, "points": points,
-            "knocker_deadwood": knocker_deadwood, "defender_deadwood": defender_deadwood}
+    return {
+        "outcome": outcome,
+        "scorer": scorer,
+        "points": points,
+        "knocker_deadwood": knocker_deadwood,
+        "defender_deadwood": defender_deadwood,
+    }
 
 
-def adjudicate(knocker_cards: Iterable[str], defender_cards: Iterable[str], gin_bonus: int = 25,
-               undercut_bonus: int = 10, knock_limit: int = 10) -> dict[str, Any] | None:
+def adjudicate(
+    knocker_cards: Iterable[str],
+    defender_cards: Iterable[str],
+    gin_bonus: int = 25,
+    undercut_bonus: int = 10,
+    knock_limit: int = 10,
+) -> dict[str, Any] | None:
     """Rule a knock with nothing declared (R24); None when the knock is illegal (R14).
 
     The knocker takes a least-deadwood arrangement, choosing among those the

@@ -16,12 +16,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("models", "api", "schemas")  # and the two top-level modules
-MODULES = sorted(f"{p.parent.name}.{p.stem}".removesuffix(".__init__") for package in PACKAGES
-                 for p in (ROOT / package).glob("*.py")) + ["services", "app"]
+MODULES = sorted(
+    f"{p.parent.name}.{p.stem}".removesuffix(".__init__") for package in PACKAGES for p in (ROOT / package).glob("*.py")
+) + ["services", "app"]
 # what each floor may import of ours
-ALLOWED = {"models": {"models", "referee"}, "schemas": {"schemas", "referee"},
-           "services": {"models", "referee"}, "api": {"api", "services", "models", "schemas", "referee"},
-           "app": {"api", "services", "models", "schemas", "referee"}}
+ALLOWED = {
+    "models": {"models", "referee"},
+    "schemas": {"schemas", "referee"},
+    "services": {"models", "referee"},
+    "api": {"api", "services", "models", "schemas", "referee"},
+    "app": {"api", "services", "models", "schemas", "referee"},
+}
 
 
 def _tree(module: str) -> ast.Module:
@@ -44,8 +49,9 @@ def _ours(node: ast.AST) -> list[str]:
 @pytest.mark.slow  # an interpreter per module
 @pytest.mark.parametrize("module", MODULES)
 def test_each_module_imports_first_and_alone_in_a_fresh_interpreter(module: str) -> None:
-    result = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -67,6 +73,11 @@ def test_imports_go_downwards_only(module: str) -> None:
 
 def test_every_problem_type_is_spelled_in_api_errors_only() -> None:
     files = [ROOT / "app.py", ROOT / "services.py", *(p for package in PACKAGES for p in (ROOT / package).glob("*.py"))]
-    spelled = [f"{path.relative_to(ROOT)}:{n}" for path in files if path != ROOT / "api" / "errors.py"
-               for n, line in enumerate(path.read_text().splitlines(), start=1) if "ginref.org/" in line]
+    spelled = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in files
+        if path != ROOT / "api" / "errors.py"
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if "ginref.org/" in line
+    ]
     assert spelled == []

@@ -31,8 +31,10 @@ def empty_app(request: pytest.FixtureRequest, tmp_path) -> Iterator[Flask]:
             conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
             conn.execute(text(f"CREATE SCHEMA {schema}"))
         engine.dispose()
-        config = {"SQLALCHEMY_DATABASE_URI": url,
-                  "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}}}
+        config = {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}},
+        }
     app = create_app({"TESTING": True, **config})
     yield app
     with app.app_context():
@@ -47,11 +49,22 @@ def test_migrations_build_exactly_the_models_schema(empty_app: Flask) -> None:
         assert diff == []
 
 
-CARD_RULING = {"outcome": "knock", "scorer": "knocker", "points": 10,
-               "knocker": {"melds": [["4S", "4H", "4D"], ["5S", "5H", "5D"], ["6S", "6H", "6D"]], "deadwood": ["KC"],
-                           "deadwood_count": 10},
-               "defender": {"melds": [["AH", "2H", "3H"], ["7H", "8H", "9H"]], "layoffs": [],
-                            "deadwood": ["2S", "3S", "7S", "8S"], "deadwood_count": 20}}
+CARD_RULING = {
+    "outcome": "knock",
+    "scorer": "knocker",
+    "points": 10,
+    "knocker": {
+        "melds": [["4S", "4H", "4D"], ["5S", "5H", "5D"], ["6S", "6H", "6D"]],
+        "deadwood": ["KC"],
+        "deadwood_count": 10,
+    },
+    "defender": {
+        "melds": [["AH", "2H", "3H"], ["7H", "8H", "9H"]],
+        "layoffs": [],
+        "deadwood": ["2S", "3S", "7S", "8S"],
+        "deadwood_count": 20,
+    },
+}
 
 
 def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_app: Flask) -> None:
@@ -60,30 +73,76 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
         now = "2026-01-05 20:00:00"
         with db.engine.begin() as conn:
             for pid, name in ((1, "Ann"), (2, "Bob"), (3, "Cy")):
-                conn.execute(text("INSERT INTO player (id, name, created_at) VALUES (:i, :n, :t)"),
-                             {"i": pid, "n": name, "t": now})
-            conn.execute(text(
-                "INSERT INTO game (id, players, rules, cut, first_box, first_captain, first_sitter, status, scores,"
-                " roles, winner, hands_played, out_of_turn, version, created_at) VALUES (1, :players, :rules, NULL,"
-                " 1, 2, 3, 'in_progress', :scores, :roles, NULL, 2, '[]', 3, :t)"),
-                {"players": json.dumps([1, 2, 3]), "t": now,
-                 "rules": json.dumps({"gin_bonus": 25, "undercut_bonus": 10, "knock_limit": 10, "target_score": 100}),
-                 "scores": json.dumps({"1": 10, "2": 0, "3": 14}), "roles": json.dumps({"box": 3, "captain": 2,
-                                                                                        "sitter": 1})})
-            hand = ("INSERT INTO hand (game_id, number, mode, box, captain, sitter, knocker, outcome, scorer, points,"
-                    " input, ruling, scores_after, seating_follows, recorded_at) VALUES (1, :n, :mode, :b, :c, :s,"
-                    " :k, :o, :sc, :p, :input, :ruling, :after, :f, :t)")
-            conn.execute(text(hand), {"n": 1, "mode": "cards", "b": 1, "c": 2, "s": 3, "k": "box", "o": "knock",
-                                      "sc": "knocker", "p": 10, "input": json.dumps({"knocker": "box"}),
-                                      "ruling": json.dumps(CARD_RULING), "after": json.dumps({"1": 10, "2": 0, "3": 0}),
-                                      "f": True, "t": now})
-            counts = {"outcome": "undercut", "scorer": "defender", "points": 14,
-                      "knocker": {"melds": None, "deadwood": None, "deadwood_count": 8},
-                      "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": 4}}
-            conn.execute(text(hand), {"n": 2, "mode": "counts", "b": 1, "c": 3, "s": 2, "k": "box", "o": "undercut",
-                                      "sc": "defender", "p": 14, "input": json.dumps({"knocker": "box"}),
-                                      "ruling": json.dumps(counts), "after": json.dumps({"1": 10, "2": 0, "3": 14}),
-                                      "f": True, "t": now})
+                conn.execute(
+                    text("INSERT INTO player (id, name, created_at) VALUES (:i, :n, :t)"),
+                    {"i": pid, "n": name, "t": now},
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO game (id, players, rules, cut, first_box, first_captain, first_sitter, status, scores,"
+                    " roles, winner, hands_played, out_of_turn, version, created_at) VALUES (1, :players, :rules, NULL,"
+                    " 1, 2, 3, 'in_progress', :scores, :roles, NULL, 2, '[]', 3, :t)"
+                ),
+                {
+                    "players": json.dumps([1, 2, 3]),
+                    "t": now,
+                    "rules": json.dumps(
+                        {"gin_bonus": 25, "undercut_bonus": 10, "knock_limit": 10, "target_score": 100}
+                    ),
+                    "scores": json.dumps({"1": 10, "2": 0, "3": 14}),
+                    "roles": json.dumps({"box": 3, "captain": 2, "sitter": 1}),
+                },
+            )
+            hand = (
+                "INSERT INTO hand (game_id, number, mode, box, captain, sitter, knocker, outcome, scorer, points,"
+                " input, ruling, scores_after, seating_follows, recorded_at) VALUES (1, :n, :mode, :b, :c, :s,"
+                " :k, :o, :sc, :p, :input, :ruling, :after, :f, :t)"
+            )
+            conn.execute(
+                text(hand),
+                {
+                    "n": 1,
+                    "mode": "cards",
+                    "b": 1,
+                    "c": 2,
+                    "s": 3,
+                    "k": "box",
+                    "o": "knock",
+                    "sc": "knocker",
+                    "p": 10,
+                    "input": json.dumps({"knocker": "box"}),
+                    "ruling": json.dumps(CARD_RULING),
+                    "after": json.dumps({"1": 10, "2": 0, "3": 0}),
+                    "f": True,
+                    "t": now,
+                },
+            )
+            counts = {
+                "outcome": "undercut",
+                "scorer": "defender",
+                "points": 14,
+                "knocker": {"melds": None, "deadwood": None, "deadwood_count": 8},
+                "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": 4},
+            }
+            conn.execute(
+                text(hand),
+                {
+                    "n": 2,
+                    "mode": "counts",
+                    "b": 1,
+                    "c": 3,
+                    "s": 2,
+                    "k": "box",
+                    "o": "undercut",
+                    "sc": "defender",
+                    "p": 14,
+                    "input": json.dumps({"knocker": "box"}),
+                    "ruling": json.dumps(counts),
+                    "after": json.dumps({"1": 10, "2": 0, "3": 14}),
+                    "f": True,
+                    "t": now,
+                },
+            )
 
         upgrade(revision="head")
 
@@ -96,10 +155,17 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
         hands = client.get("/api/v1/games/1/hands").get_json()["items"]
         assert [h["ruling"] for h in hands][0] == CARD_RULING
         with db.engine.connect() as conn:
-            rows = conn.execute(text("SELECT player_id, points, hands_box, hands_won_box, knocks, undercuts_made,"
-                                     " undercuts_suffered, knocker_deadwood_total, knocker_deadwood_hands "
-                                     "FROM game_player WHERE game_id = 1 ORDER BY player_id")).all()
+            rows = conn.execute(
+                text(
+                    "SELECT player_id, points, hands_box, hands_won_box, knocks, undercuts_made,"
+                    " undercuts_suffered, knocker_deadwood_total, knocker_deadwood_hands "
+                    "FROM game_player WHERE game_id = 1 ORDER BY player_id"
+                )
+            ).all()
             deadwood = conn.execute(text("SELECT number, knocker_deadwood FROM hand ORDER BY number")).all()
-        assert [tuple(r) for r in rows] == [(1, 10, 2, 1, 2, 0, 1, 10, 1), (2, 0, 0, 0, 0, 0, 0, 0, 0),
-                                            (3, 14, 0, 0, 0, 1, 0, 0, 0)]
+        assert [tuple(r) for r in rows] == [
+            (1, 10, 2, 1, 2, 0, 1, 10, 1),
+            (2, 0, 0, 0, 0, 0, 0, 0, 0),
+            (3, 14, 0, 0, 0, 1, 0, 0, 0),
+        ]
         assert [tuple(d) for d in deadwood] == [(1, 10), (2, None)]

@@ -40,8 +40,9 @@ def test_the_interactive_docs_are_served_offline_from_the_installed_bundle():
     page = client.get("/docs")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "/docs/static/swagger-ui-bundle.js" in html and "//cdn" not in html and "https://" not in html.split(
-        "<body")[0]
+    assert (
+        "/docs/static/swagger-ui-bundle.js" in html and "//cdn" not in html and "https://" not in html.split("<body")[0]
+    )
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
         response = client.get(f"/docs/static/{asset}")
         assert response.status_code == 200 and len(response.get_data()) > 10_000

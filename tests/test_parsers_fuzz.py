@@ -18,24 +18,29 @@ from schemas.referee import KnockInSchema, RefereeHandInSchema
 
 pytestmark = pytest.mark.slow  # long property and fuzz runs: make test-slow, make check, CI
 
-CARD_TEXT = st.one_of(st.sampled_from([str(c) for c in DECK] + ["10h", "T♥️", "q♠", " as ", "1C"]),
-                      st.text(max_size=6))
+CARD_TEXT = st.one_of(st.sampled_from([str(c) for c in DECK] + ["10h", "T♥️", "q♠", " as ", "1C"]), st.text(max_size=6))
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | CARD_TEXT,
+    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False) | CARD_TEXT,
     lambda children: st.lists(children, max_size=12) | st.dictionaries(st.text(max_size=12), children, max_size=6),
-    max_leaves=40)
+    max_leaves=40,
+)
 HAND_KEYS = ["cards", "melds", "discard", "layoffs"]
-BODY = st.fixed_dictionaries({}, optional={
-    "knocker": st.sampled_from(["box", "captain", "sitter", ""]) | JSON,
-    "knocker_hand": st.fixed_dictionaries({}, optional={k: JSON | st.lists(CARD_TEXT, max_size=12)
-                                                       for k in HAND_KEYS}),
-    "defender_hand": st.fixed_dictionaries({}, optional={k: JSON | st.lists(CARD_TEXT, max_size=12)
-                                                        for k in HAND_KEYS}),
-    "knocker_deadwood_count": st.integers(-5, 120) | JSON,
-    "defender_deadwood_count": st.integers(-5, 120) | JSON,
-    "outcome": st.sampled_from(["draw", "knock"]) | JSON,
-    "rules": JSON,
-})
+BODY = st.fixed_dictionaries(
+    {},
+    optional={
+        "knocker": st.sampled_from(["box", "captain", "sitter", ""]) | JSON,
+        "knocker_hand": st.fixed_dictionaries(
+            {}, optional={k: JSON | st.lists(CARD_TEXT, max_size=12) for k in HAND_KEYS}
+        ),
+        "defender_hand": st.fixed_dictionaries(
+            {}, optional={k: JSON | st.lists(CARD_TEXT, max_size=12) for k in HAND_KEYS}
+        ),
+        "knocker_deadwood_count": st.integers(-5, 120) | JSON,
+        "defender_deadwood_count": st.integers(-5, 120) | JSON,
+        "outcome": st.sampled_from(["draw", "knock"]) | JSON,
+        "rules": JSON,
+    },
+)
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -58,6 +63,7 @@ def _load_and_judge(schema: Any, body: Any) -> None:
     try:
         if isinstance(schema, KnockInSchema):
             from referee import judge_knock
+
             judge_knock(data["cards"], data.get("melds"), data.get("discard"), Rules.from_options(data.get("rules")))
         else:
             judge_input(data, Rules.from_options(data.get("rules")))
@@ -78,7 +84,17 @@ def test_a_referee_hand_body_is_judged_or_refused_with_a_documented_error(body: 
 
 
 @FUZZ
-@given(st.fixed_dictionaries({}, optional={"cards": JSON | st.lists(CARD_TEXT, max_size=13), "melds": JSON,
-                                           "discard": CARD_TEXT | JSON, "rules": JSON}) | JSON)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "cards": JSON | st.lists(CARD_TEXT, max_size=13),
+            "melds": JSON,
+            "discard": CARD_TEXT | JSON,
+            "rules": JSON,
+        },
+    )
+    | JSON
+)
 def test_a_knock_body_is_judged_or_refused_with_a_documented_error(body: Any) -> None:
     _load_and_judge(KnockInSchema(), body)

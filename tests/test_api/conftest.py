@@ -19,8 +19,9 @@ from tests.test_api.autoclient import AutoClient
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 
-def _engine_options(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-                    backend: str, name: str = "main") -> dict[str, Any]:
+def _engine_options(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, backend: str, name: str = "main"
+) -> dict[str, Any]:
     if backend == "sqlite":
         path = tmp_path_factory.mktemp("db") / "ginref.sqlite3"
         return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
@@ -32,9 +33,10 @@ def _engine_options(request: pytest.FixtureRequest, tmp_path_factory: pytest.Tem
         conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     engine.dispose()
-    return {"SQLALCHEMY_DATABASE_URI": url,
-            "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"},
-                                          "pool_pre_ping": True}}
+    return {
+        "SQLALCHEMY_DATABASE_URI": url,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}, "pool_pre_ping": True},
+    }
 
 
 @pytest.fixture(scope="session", params=BACKENDS)
@@ -87,8 +89,7 @@ def seats(box: int, captain: int, sitter: int) -> dict[str, int]:
 
 def by_counts(knocker: str, knocker_count: int, defender_count: int) -> dict[str, Any]:
     """A hand by counts alone (R25)."""
-    return {"knocker": knocker, "knocker_deadwood_count": knocker_count,
-            "defender_deadwood_count": defender_count}
+    return {"knocker": knocker, "knocker_deadwood_count": knocker_count, "defender_deadwood_count": defender_count}
 
 
 DRAW: dict[str, Any] = {"outcome": "draw"}  # R12
@@ -117,10 +118,16 @@ def by_cards(knocker: str, knocker_cards: str, defender_cards: str, **parts: Any
 # and may not lay off: deadwood 9H = 9. Gin scores 9 + 25 = 34.
 GIN_34 = ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S", "AH 2H 3H 4D 5D 6D JC QC KC 9H")
 GIN_34_RULING = {
-    "outcome": "gin", "scorer": "knocker", "points": 34,
+    "outcome": "gin",
+    "scorer": "knocker",
+    "points": 34,
     "knocker": {"melds": melds("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S"), "deadwood": [], "deadwood_count": 0},
-    "defender": {"melds": melds("AH 2H 3H | 4D 5D 6D | JC QC KC"), "layoffs": [], "deadwood": ["9H"],
-                 "deadwood_count": 9},
+    "defender": {
+        "melds": melds("AH 2H 3H | 4D 5D 6D | JC QC KC"),
+        "layoffs": [],
+        "deadwood": ["9H"],
+        "deadwood_count": 9,
+    },
 }
 # R24's example: three sets or three runs both leave KC (10). Against the runs the
 # defender lays 3S, 2S, 7S, 8S off onto 4S 5S 6S, keeps AH 2H 3H and 7H 8H 9H, has 0
@@ -128,29 +135,41 @@ GIN_34_RULING = {
 # 2S 3S 7S 8S = 20, and the knocker scores 20 - 10 = 10. So the knocker spreads the sets.
 KNOCK_10 = ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", "AH 2H 3H 7H 8H 9H 2S 3S 7S 8S")
 KNOCK_10_RULING = {
-    "outcome": "knock", "scorer": "knocker", "points": 10,
+    "outcome": "knock",
+    "scorer": "knocker",
+    "points": 10,
     "knocker": {"melds": melds("4S 4H 4D | 5S 5H 5D | 6S 6H 6D"), "deadwood": ["KC"], "deadwood_count": 10},
-    "defender": {"melds": melds("AH 2H 3H | 7H 8H 9H"), "layoffs": [], "deadwood": ["2S", "3S", "7S", "8S"],
-                 "deadwood_count": 20},
+    "defender": {
+        "melds": melds("AH 2H 3H | 7H 8H 9H"),
+        "layoffs": [],
+        "deadwood": ["2S", "3S", "7S", "8S"],
+        "deadwood_count": 20,
+    },
 }
 # R17: the knocker keeps KC (10), the defender holds AC-10C (0): undercut, 10 + 10 = 20.
 UNDERCUT_20 = ("AS 2S 3S 4H 5H 6H 7D 8D 9D KC", "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C")
 UNDERCUT_20_RULING = {
-    "outcome": "undercut", "scorer": "defender", "points": 20,
+    "outcome": "undercut",
+    "scorer": "defender",
+    "points": 20,
     "knocker": {"melds": melds("AS 2S 3S | 4H 5H 6H | 7D 8D 9D"), "deadwood": ["KC"], "deadwood_count": 10},
-    "defender": {"melds": melds("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C"), "layoffs": [], "deadwood": [],
-                 "deadwood_count": 0},
+    "defender": {"melds": melds("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C"), "layoffs": [], "deadwood": [], "deadwood_count": 0},
 }
 # R15/R16: the knocker keeps AS (1); the defender keeps 3D 4D 5D and 8C 9C 10C, lays
 # 8H then 9H off onto 5H 6H 7H (the knocker's third meld in canonical order, index 2),
 # and is left with 3S 4C = 7: the knocker scores 7 - 1 = 6.
 KNOCK_6 = ("5H 6H 7H 2S 2D 2C JS JD JC AS", "8H 9H 3D 4D 5D 8C 9C 10C 3S 4C")
 KNOCK_6_RULING = {
-    "outcome": "knock", "scorer": "knocker", "points": 6,
+    "outcome": "knock",
+    "scorer": "knocker",
+    "points": 6,
     "knocker": {"melds": melds("2S 2D 2C | JS JD JC | 5H 6H 7H"), "deadwood": ["AS"], "deadwood_count": 1},
-    "defender": {"melds": melds("3D 4D 5D | 8C 9C 10C"),
-                 "layoffs": [{"card": "8H", "meld": 2}, {"card": "9H", "meld": 2}],
-                 "deadwood": ["3S", "4C"], "deadwood_count": 7},
+    "defender": {
+        "melds": melds("3D 4D 5D | 8C 9C 10C"),
+        "layoffs": [{"card": "8H", "meld": 2}, {"card": "9H", "meld": 2}],
+        "deadwood": ["3S", "4C"],
+        "deadwood_count": 7,
+    },
 }
 DRAW_RULING = {"outcome": "draw", "scorer": None, "points": 0, "knocker": None, "defender": None}
 

@@ -19,8 +19,13 @@ COUNTS = {"knocker": "box", "knocker_deadwood_count": 3, "defender_deadwood_coun
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def secure_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False,
-                      **_engine_options(request, tmp_path_factory, request.param, "auth")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "RATELIMIT_ENABLED": False,
+            **_engine_options(request, tmp_path_factory, request.param, "auth"),
+        }
+    )
     with app.app_context():
         db.create_all()
     yield app
@@ -66,9 +71,10 @@ class World:
         self.other_solo_game, self.other_solo_key = other
 
     def new_game(self, *, league: bool, key: str | None = None, league_id: int | None = None) -> Any:
-        body: dict[str, Any] = {"players": self.players[:3],
-                                "roles": {"box": self.players[0], "captain": self.players[1],
-                                          "sitter": self.players[2]}}
+        body: dict[str, Any] = {
+            "players": self.players[:3],
+            "roles": {"box": self.players[0], "captain": self.players[1], "sitter": self.players[2]},
+        }
         if league:
             body["league_id"] = league_id or self.league
             r = self.api.post("/api/v1/games", json=body, headers=bearer(key or self.league_key))
@@ -88,8 +94,9 @@ class World:
     def snapshot(self) -> Any:
         out = []
         for gid in (self.league_game, self.other_league_game, self.solo_game, self.other_solo_game):
-            out.append((self.api.get(f"/api/v1/games/{gid}").get_json(),
-                        self.api.get(f"/api/v1/games/{gid}/hands").get_json()))
+            out.append(
+                (self.api.get(f"/api/v1/games/{gid}").get_json(), self.api.get(f"/api/v1/games/{gid}/hands").get_json())
+            )
         for lid in (self.league, self.other_league):
             out.append(self.api.get(f"/api/v1/leagues/{lid}").get_json())
         return out
@@ -102,29 +109,75 @@ def _etag(w: World, game_id: int) -> dict[str, str]:
 # (name, target: "league" or "solo", request maker, success status)
 Write = Callable[[World, int, dict[str, str]], Any]
 WRITES: list[tuple[str, str, Write, int]] = [
-    ("create a game in the league", "league", lambda w, g, h: w.api.post("/api/v1/games", headers=h, json={
-        "players": w.players[1:], "roles": {"box": w.players[1], "captain": w.players[2], "sitter": w.players[3]},
-        "league_id": w.league}), 201),
-    ("change rules", "league", lambda w, g, h: w.api.patch(f"/api/v1/games/{g}", headers=h,
-                                                           json={"rules": {"gin_bonus": 20}}), 409),
-    ("record a hand", "league", lambda w, g, h: w.api.post(f"/api/v1/games/{g}/hands", json=COUNTS,
-                                                          headers={**h, **_etag(w, g)}), 201),
-    ("correct a hand", "league", lambda w, g, h: w.api.put(f"/api/v1/games/{g}/hands/1", json=COUNTS,
-                                                          headers={**h, **_etag(w, g)}), 200),
-    ("undo a hand", "league", lambda w, g, h: w.api.delete(f"/api/v1/games/{g}/hands/1",
-                                                          headers={**h, **_etag(w, g)}), 204),
-    ("add members", "league", lambda w, g, h: w.api.post(f"/api/v1/leagues/{w.league}/members", headers=h,
-                                                        json={"players": [w.players[3]]}), 200),
-    ("rotate the league key", "league", lambda w, g, h: w.api.post(f"/api/v1/leagues/{w.league}/key",
-                                                                  headers=h), 201),
-    ("change rules (solo)", "solo", lambda w, g, h: w.api.patch(f"/api/v1/games/{g}", headers=h,
-                                                               json={"rules": {"gin_bonus": 20}}), 409),
-    ("record a hand (solo)", "solo", lambda w, g, h: w.api.post(f"/api/v1/games/{g}/hands", json=COUNTS,
-                                                               headers={**h, **_etag(w, g)}), 201),
-    ("correct a hand (solo)", "solo", lambda w, g, h: w.api.put(f"/api/v1/games/{g}/hands/1", json=COUNTS,
-                                                               headers={**h, **_etag(w, g)}), 200),
-    ("undo a hand (solo)", "solo", lambda w, g, h: w.api.delete(f"/api/v1/games/{g}/hands/1",
-                                                               headers={**h, **_etag(w, g)}), 204),
+    (
+        "create a game in the league",
+        "league",
+        lambda w, g, h: w.api.post(
+            "/api/v1/games",
+            headers=h,
+            json={
+                "players": w.players[1:],
+                "roles": {"box": w.players[1], "captain": w.players[2], "sitter": w.players[3]},
+                "league_id": w.league,
+            },
+        ),
+        201,
+    ),
+    (
+        "change rules",
+        "league",
+        lambda w, g, h: w.api.patch(f"/api/v1/games/{g}", headers=h, json={"rules": {"gin_bonus": 20}}),
+        409,
+    ),
+    (
+        "record a hand",
+        "league",
+        lambda w, g, h: w.api.post(f"/api/v1/games/{g}/hands", json=COUNTS, headers={**h, **_etag(w, g)}),
+        201,
+    ),
+    (
+        "correct a hand",
+        "league",
+        lambda w, g, h: w.api.put(f"/api/v1/games/{g}/hands/1", json=COUNTS, headers={**h, **_etag(w, g)}),
+        200,
+    ),
+    (
+        "undo a hand",
+        "league",
+        lambda w, g, h: w.api.delete(f"/api/v1/games/{g}/hands/1", headers={**h, **_etag(w, g)}),
+        204,
+    ),
+    (
+        "add members",
+        "league",
+        lambda w, g, h: w.api.post(f"/api/v1/leagues/{w.league}/members", headers=h, json={"players": [w.players[3]]}),
+        200,
+    ),
+    ("rotate the league key", "league", lambda w, g, h: w.api.post(f"/api/v1/leagues/{w.league}/key", headers=h), 201),
+    (
+        "change rules (solo)",
+        "solo",
+        lambda w, g, h: w.api.patch(f"/api/v1/games/{g}", headers=h, json={"rules": {"gin_bonus": 20}}),
+        409,
+    ),
+    (
+        "record a hand (solo)",
+        "solo",
+        lambda w, g, h: w.api.post(f"/api/v1/games/{g}/hands", json=COUNTS, headers={**h, **_etag(w, g)}),
+        201,
+    ),
+    (
+        "correct a hand (solo)",
+        "solo",
+        lambda w, g, h: w.api.put(f"/api/v1/games/{g}/hands/1", json=COUNTS, headers={**h, **_etag(w, g)}),
+        200,
+    ),
+    (
+        "undo a hand (solo)",
+        "solo",
+        lambda w, g, h: w.api.delete(f"/api/v1/games/{g}/hands/1", headers={**h, **_etag(w, g)}),
+        204,
+    ),
     ("rotate the game key", "solo", lambda w, g, h: w.api.post(f"/api/v1/games/{g}/key", headers=h), 201),
 ]
 
@@ -145,8 +198,9 @@ def _credential(w: World, target: str, which: str) -> tuple[str | None, int]:
 
 @pytest.mark.parametrize("credential", CREDENTIALS)
 @pytest.mark.parametrize("name,target,make,ok", WRITES, ids=[w[0] for w in WRITES])
-def test_every_write_needs_the_right_key(api: FlaskClient, name: str, target: str, make: Write, ok: int,
-                                         credential: str) -> None:
+def test_every_write_needs_the_right_key(
+    api: FlaskClient, name: str, target: str, make: Write, ok: int, credential: str
+) -> None:
     w = World(api)
     game = w.league_game if target == "league" else w.solo_game
     key, expected = _credential(w, target, credential)
@@ -165,11 +219,13 @@ def test_every_write_needs_the_right_key(api: FlaskClient, name: str, target: st
 def test_a_rotated_key_stops_working_at_once_and_the_new_one_works(api: FlaskClient) -> None:
     w = World(api)
     rotated = api.post(f"/api/v1/games/{w.solo_game}/key", headers=bearer(w.solo_key)).get_json()["key"]
-    old = api.post(f"/api/v1/games/{w.solo_game}/hands", json=COUNTS,
-                   headers={**bearer(w.solo_key), **_etag(w, w.solo_game)})
+    old = api.post(
+        f"/api/v1/games/{w.solo_game}/hands", json=COUNTS, headers={**bearer(w.solo_key), **_etag(w, w.solo_game)}
+    )
     assert old.status_code == 401 and "revoked" in old.get_json()["detail"]
-    new = api.post(f"/api/v1/games/{w.solo_game}/hands", json=COUNTS,
-                   headers={**bearer(rotated), **_etag(w, w.solo_game)})
+    new = api.post(
+        f"/api/v1/games/{w.solo_game}/hands", json=COUNTS, headers={**bearer(rotated), **_etag(w, w.solo_game)}
+    )
     assert new.status_code == 201
 
 
@@ -179,10 +235,12 @@ def test_reads_are_public_and_keys_are_stored_only_as_hashes(api: FlaskClient, s
     assert api.get(f"/api/v1/leagues/{w.league}/standings").status_code == 200
     with secure_app.app_context():
         from models import ApiKey
+
         stored = {row.key_hash for row in db.session.scalars(db.select(ApiKey))}
     for key in (w.league_key, w.solo_key, w.other_league_key):
         assert key not in stored and len(key) >= 26  # 192 random bits, URL-safe
     from models.security import hash_key
+
     assert hash_key(w.league_key) in stored
 
 
@@ -199,8 +257,11 @@ WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
 def test_every_write_route_declares_a_guard_that_matches_its_resource(secure_app: Flask) -> None:
     guards = secure_app.extensions["write_guards"]
-    writes = {(rule.endpoint, method): rule.rule for rule in secure_app.url_map.iter_rules()
-              for method in (rule.methods or set()) & WRITES}
+    writes = {
+        (rule.endpoint, method): rule.rule
+        for rule in secure_app.url_map.iter_rules()
+        for method in (rule.methods or set()) & WRITES
+    }
     assert set(guards) == set(writes) and len(writes) >= 13
     for (endpoint, method), path in writes.items():
         guard = guards[endpoint, method]

@@ -68,14 +68,16 @@ from tests.test_api.conftest import DRAW, by_counts
 BASE = "/api/v1"
 MELDS = all_melds(DECK)  # every meld a deck holds (R4, R5)
 # When games are played: ties (the same instant twice), the past, the future and now (None).
-INSTANTS = [None, None, "2020-01-01T12:00:00Z", "2020-01-01T12:00:00Z", "2019-06-01T12:00:00Z",
-            "2031-01-01T00:00:00Z"]
-RULE_OPTIONS = st.fixed_dictionaries({}, optional={
-    "target_score": st.sampled_from([10, 20, 30, 60]),  # small targets: games are won (R20)
-    "knock_limit": st.sampled_from([0, 5, 10]),  # R14
-    "gin_bonus": st.sampled_from([20, 25]),  # R18
-    "undercut_bonus": st.sampled_from([0, 10]),  # R17
-})
+INSTANTS = [None, None, "2020-01-01T12:00:00Z", "2020-01-01T12:00:00Z", "2019-06-01T12:00:00Z", "2031-01-01T00:00:00Z"]
+RULE_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "target_score": st.sampled_from([10, 20, 30, 60]),  # small targets: games are won (R20)
+        "knock_limit": st.sampled_from([0, 5, 10]),  # R14
+        "gin_bonus": st.sampled_from([20, 25]),  # R18
+        "undercut_bonus": st.sampled_from([0, 10]),  # R17
+    },
+)
 MAX_GAMES = 10  # created by hand; imports copy more
 MAX_PLAYING = 3  # a new game only while fewer are being played
 MAX_LEAGUES = 3
@@ -126,8 +128,11 @@ def by_cards(draw: st.DrawFn) -> dict[str, Any]:
             defender_hand["melds"] = [names(list(m.cards)) for m in play.melds]
         if declared == "layoffs":
             defender_hand["layoffs"] = [{"card": str(lo.card), "meld": lo.meld} for lo in play.layoffs]
-    return {"knocker": draw(st.sampled_from(["box", "captain"])), "knocker_hand": knocker_hand,
-            "defender_hand": defender_hand}
+    return {
+        "knocker": draw(st.sampled_from(["box", "captain"])),
+        "knocker_hand": knocker_hand,
+        "defender_hand": defender_hand,
+    }
 
 
 def legal(body: dict[str, Any], rules: dict[str, int]) -> bool:
@@ -141,8 +146,11 @@ def legal(body: dict[str, Any], rules: dict[str, int]) -> bool:
     return sum(c.value for c in cards) - sum(parse_card(c).value for m in declared for c in m) <= rules["knock_limit"]
 
 
-HANDS = st.one_of(by_cards(), st.builds(by_counts, st.sampled_from(["box", "captain"]), st.integers(0, 10),
-                                        st.integers(0, 100)), st.just(DRAW))
+HANDS = st.one_of(
+    by_cards(),
+    st.builds(by_counts, st.sampled_from(["box", "captain"]), st.integers(0, 10), st.integers(0, 100)),
+    st.just(DRAW),
+)
 
 
 def fold(game: dict[str, Any], hands: list[dict[str, Any]]) -> None:
@@ -152,8 +160,13 @@ def fold(game: dict[str, Any], hands: list[dict[str, Any]]) -> None:
     for hand in hands:
         ruling = hand["ruling"]
         scorer = None if ruling["scorer"] is None else Side(ruling["scorer"])
-        records.append(HandRecord(Roles(**hand["seating"]), None if hand["knocker"] is None else Role(hand["knocker"]),
-                                  Score(Outcome(ruling["outcome"]), scorer, ruling["points"])))
+        records.append(
+            HandRecord(
+                Roles(**hand["seating"]),
+                None if hand["knocker"] is None else Role(hand["knocker"]),
+                Score(Outcome(ruling["outcome"]), scorer, ruling["points"]),
+            )
+        )
     state = replay(Rules(**game["rules"]), Roles(**game["first_roles"]), records)
     assert game["scores"] == {str(p): n for p, n in state.scores.items()}
     assert game["roles"] == (None if state.roles is None else state.roles.as_dict())
@@ -219,8 +232,7 @@ class Books(RuleBasedStateMachine):
         assert self.table(game_id) == (self.games[game_id]["game"], self.games[game_id]["hands"])
 
     def pick(self, data: st.DataObject, **where: Any) -> int:
-        candidates = [gid for gid, g in self.games.items()
-                      if all(test(g["game"]) for test in where.values())]
+        candidates = [gid for gid, g in self.games.items() if all(test(g["game"]) for test in where.values())]
         return int(data.draw(st.sampled_from(candidates)))
 
     def playing(self) -> bool:
@@ -232,21 +244,31 @@ class Books(RuleBasedStateMachine):
     # --- rules ---
 
     @initialize(data=st.data(), rules=RULE_OPTIONS, played_at=st.sampled_from(INSTANTS), cut=st.booleans())
-    def start_a_league_game(self, data: st.DataObject, rules: dict[str, int], played_at: str | None,
-                            cut: bool) -> None:
+    def start_a_league_game(self, data: st.DataObject, rules: dict[str, int], played_at: str | None, cut: bool) -> None:
         self.create_game(data, True, rules, played_at, cut)
 
     @initialize(data=st.data(), rules=RULE_OPTIONS, played_at=st.sampled_from(INSTANTS), cut=st.booleans())
-    def start_a_game_outside_a_league(self, data: st.DataObject, rules: dict[str, int], played_at: str | None,
-                                      cut: bool) -> None:
+    def start_a_game_outside_a_league(
+        self, data: st.DataObject, rules: dict[str, int], played_at: str | None, cut: bool
+    ) -> None:
         self.create_game(data, False, rules, played_at, cut)
 
-    @precondition(lambda self: self.created < MAX_GAMES and sum(
-        g["game"]["status"] == "in_progress" for g in self.games.values()) < MAX_PLAYING)
-    @rule(data=st.data(), in_league=st.booleans(), rules=RULE_OPTIONS, played_at=st.sampled_from(INSTANTS),
-          cut=st.booleans())
-    def create_game(self, data: st.DataObject, in_league: bool, rules: dict[str, int], played_at: str | None,
-                    cut: bool) -> None:
+    @precondition(
+        lambda self: (
+            self.created < MAX_GAMES
+            and sum(g["game"]["status"] == "in_progress" for g in self.games.values()) < MAX_PLAYING
+        )
+    )
+    @rule(
+        data=st.data(),
+        in_league=st.booleans(),
+        rules=RULE_OPTIONS,
+        played_at=st.sampled_from(INSTANTS),
+        cut=st.booleans(),
+    )
+    def create_game(
+        self, data: st.DataObject, in_league: bool, rules: dict[str, int], played_at: str | None, cut: bool
+    ) -> None:
         league = data.draw(st.sampled_from(sorted(self.members))) if in_league else None
         players = data.draw(st.permutations(self.members[league] if league else self.players))[:3]
         body: dict[str, Any] = {"players": players, "rules": rules}
@@ -291,8 +313,9 @@ class Books(RuleBasedStateMachine):
         self.record(self.pick(data, playing=lambda g: g["status"] == "in_progress"), body, retry)
 
     @precondition(playing)
-    @rule(data=st.data(), knocker=st.sampled_from(["box", "captain"]), defender=st.integers(0, 100),
-          retry=st.booleans())
+    @rule(
+        data=st.data(), knocker=st.sampled_from(["box", "captain"]), defender=st.integers(0, 100), retry=st.booleans()
+    )
     def record_by_counts(self, data: st.DataObject, knocker: str, defender: int, retry: bool) -> None:
         game_id = self.pick(data, playing=lambda g: g["status"] == "in_progress")
         limit = self.games[game_id]["game"]["rules"]["knock_limit"]
@@ -359,14 +382,17 @@ class Books(RuleBasedStateMachine):
         self.written = False
         league = data.draw(st.sampled_from(sorted(self.members)))
         books = self.get(f"/leagues/{league}/standings")["items"]
-        counted = self.get(f"/leagues/{league}/standings", **{"from": "1900-01-01T00:00:00Z",
-                                                               "to": "2999-01-01T00:00:00Z"})["items"]
+        counted = self.get(
+            f"/leagues/{league}/standings", **{"from": "1900-01-01T00:00:00Z", "to": "2999-01-01T00:00:00Z"}
+        )["items"]
         assert sorted(books, key=lambda r: r["player_id"]) == sorted(counted, key=lambda r: r["player_id"])
 
     def outsiders(self) -> dict[int, list[int]]:
         """Players who may join each league: one more for a league of four."""
-        return {lid: [p for p in self.players if p not in members] if len(members) < 5 else []
-                for lid, members in self.members.items()}
+        return {
+            lid: [p for p in self.players if p not in members] if len(members) < 5 else []
+            for lid, members in self.members.items()
+        }
 
     @precondition(lambda self: any(self.outsiders().values()))
     @rule(data=st.data())
@@ -408,6 +434,12 @@ STEPS = {"sqlite": 20, "postgresql": 8}
 def test_the_books_agree_with_the_hand_logs_after_any_sequence_of_writes(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
         backend = db.engine.dialect.name
-    run_state_machine_as_test(lambda: Books(app, client), settings=settings(
-        max_examples=200, stateful_step_count=STEPS[backend], deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]))
+    run_state_machine_as_test(
+        lambda: Books(app, client),
+        settings=settings(
+            max_examples=200,
+            stateful_step_count=STEPS[backend],
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        ),
+    )

@@ -33,9 +33,14 @@ from tests.test_api.conftest import (
 BASE = "/api/v1"
 # R15, R22, R23: KNOCK_6 with everything declared: the defender lays 8H then 9H off
 # onto the knocker's 5H 6H 7H, declared first (meld 0) this time.
-KNOCK_6_DECLARED = by_cards("box", *KNOCK_6, knocker_melds=melds("5H 6H 7H | 2S 2D 2C | JS JD JC"),
-                            defender_melds=melds("3D 4D 5D | 8C 9C 10C"),
-                            layoffs=[{"card": "8H", "meld": 0}, {"card": "9H", "meld": 0}], discard="KC")
+KNOCK_6_DECLARED = by_cards(
+    "box",
+    *KNOCK_6,
+    knocker_melds=melds("5H 6H 7H | 2S 2D 2C | JS JD JC"),
+    defender_melds=melds("3D 4D 5D | 8C 9C 10C"),
+    layoffs=[{"card": "8H", "meld": 0}, {"card": "9H", "meld": 0}],
+    discard="KC",
+)
 
 
 def verify(app: Flask, *args: str) -> Any:
@@ -83,7 +88,8 @@ def stale(league_id: int) -> tuple[bool, bool]:
 
 
 def test_r26_a_league_changed_in_every_way_the_api_allows_agrees_with_its_hand_logs(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     t = Table(client)
     a, b, c, d = (t.player(n) for n in ("Ann", "Bob", "Cy", "Dee"))
     league = t.write("POST", "/leagues", {"name": "Thursday gin", "members": [a, b, c, d]})["id"]
@@ -132,8 +138,9 @@ def test_r26_a_league_changed_in_every_way_the_api_allows_agrees_with_its_hand_l
     # A member added later plays, the league's key is rotated, and the game goes on with the new key.
     e = t.player("Eve")
     t.write("POST", f"/leagues/{league}/members", {"players": [e]}, status=200)
-    g4 = t.write("POST", "/games", {"players": [a, d, e], "league_id": league,
-                                    "cut": {str(a): "KH", str(d): "2S", str(e): "9D"}})["id"]
+    g4 = t.write(
+        "POST", "/games", {"players": [a, d, e], "league_id": league, "cut": {str(a): "KH", str(d): "2S", str(e): "9D"}}
+    )["id"]
     t.hand(g4, by_counts("box", 2, 10))
     t.write("POST", f"/leagues/{league}/key")
     t.hand(g4, by_counts("captain", 7, 9))
@@ -157,8 +164,10 @@ def test_r26_a_league_changed_in_every_way_the_api_allows_agrees_with_its_hand_l
     games = t.get("/games?per_page=100")
     hands = sum(len(t.get(f"/games/{g['id']}/hands")["items"]) for g in games["items"])
     result = verify(app)
-    assert (result.exit_code, result.output) == (0, f"books agree with the hand logs: {games['total']} games, "
-                                                    f"{hands} hands\n")
+    assert (result.exit_code, result.output) == (
+        0,
+        f"books agree with the hand logs: {games['total']} games, {hands} hands\n",
+    )
     assert games["total"] == 9
     one = verify(app, "--league", str(copy))
     assert (one.exit_code, one.output) == (0, f"books agree with the hand logs: 4 games, {hands - 14 - 1} hands\n")
@@ -183,34 +192,46 @@ def small(client: FlaskClient) -> dict[str, int]:
 
 TAMPERED = {
     "a game's score": (
-        lambda s: update(Game).where(Game.id == s["game"]).values(scores={str(s["a"]): 44, str(s["b"]): 0,
-                                                                          str(s["c"]): 0}),
-        "game {game}: scores[{a}] stored 44, recounted 34"),
+        lambda s: (
+            update(Game).where(Game.id == s["game"]).values(scores={str(s["a"]): 44, str(s["b"]): 0, str(s["c"]): 0})
+        ),
+        "game {game}: scores[{a}] stored 44, recounted 34",
+    ),
     "a hand's R26 mark": (
         lambda s: update(Hand).where(Hand.game_id == s["other"]).values(seating_follows=False),
-        "game {other} hand 1: seating_follows stored False, recounted True"),
+        "game {other} hand 1: seating_follows stored False, recounted True",
+    ),
     "a game's winner": (
         lambda s: update(Game).where(Game.id == s["game"]).values(winner=s["b"]),
-        "game {game}: winner stored {b}, recounted {a}"),
+        "game {game}: winner stored {b}, recounted {a}",
+    ),
     "a game_player figure": (
-        lambda s: update(GamePlayer).where(GamePlayer.game_id == s["game"], GamePlayer.player_id == s["b"])
-        .values(hands_captain=2),
-        "game {game} player {b}: game_player.hands_captain stored 2, recounted 1"),
+        lambda s: (
+            update(GamePlayer)
+            .where(GamePlayer.game_id == s["game"], GamePlayer.player_id == s["b"])
+            .values(hands_captain=2)
+        ),
+        "game {game} player {b}: game_player.hands_captain stored 2, recounted 1",
+    ),
     "a league total": (
         lambda s: update(LeaguePlayer).where(LeaguePlayer.player_id == s["a"]).values(gins=0),
-        "league {league} player {a}: league_player.gins stored 0, recounted 1"),
+        "league {league} player {a}: league_player.gins stored 0, recounted 1",
+    ),
     "a streak": (
         lambda s: update(LeaguePlayer).where(LeaguePlayer.player_id == s["c"]).values(longest_streak=3),
-        "league {league} player {c}: longest_streak stored 3, recounted 0"),
+        "league {league} player {c}: longest_streak stored 3, recounted 0",
+    ),
     "a rating's mu": (
         lambda s: update(LeagueRating).where(LeagueRating.player_id == s["a"]).values(mu=20.0),
-        "league {league} player {a}: league_rating.mu stored 20.0, recounted {mu_a!r}"),
+        "league {league} player {a}: league_rating.mu stored 20.0, recounted {mu_a!r}",
+    ),
 }
 
 
 @pytest.mark.parametrize("what", list(TAMPERED))
 def test_a_column_changed_behind_the_apis_back_is_one_line_naming_it_and_a_nonzero_exit(
-        app: Flask, small: dict[str, int], what: str) -> None:
+    app: Flask, small: dict[str, int], what: str
+) -> None:
     tamper, line = TAMPERED[what]
     with app.app_context():
         assert verify_books() == []

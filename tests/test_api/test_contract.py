@@ -26,6 +26,7 @@ def game(api, table) -> dict:
 
 # --- conditional reads (RFC 9110 If-None-Match, compared weakly) ---
 
+
 @pytest.mark.parametrize("path", ["/api/v1/games/{id}", "/api/v1/games/{id}/hands"])
 def test_a_read_with_the_current_etag_is_304_with_no_body(api, game, path):
     url = path.format(id=game["id"])
@@ -51,6 +52,7 @@ def test_a_304_turns_into_a_200_once_another_phone_records(api, game):
 
 # --- strong If-Match ---
 
+
 def test_a_weak_if_match_never_matches_and_star_matches_the_game_there(api, game):
     url = f"/api/v1/games/{game['id']}/hands"
     etag = api.client.get(f"/api/v1/games/{game['id']}").headers["ETag"]
@@ -60,17 +62,22 @@ def test_a_weak_if_match_never_matches_and_star_matches_the_game_there(api, game
     assert api.game(game["id"])["hands_played"] == 1
     star = api.client.post(url, json=by_counts("box", 1, 20), headers={"If-Match": "*"})
     assert star.status_code == 201 and star.get_json()["number"] == 2
-    listed = api.client.post(url, json=by_counts("box", 1, 20),
-                             headers={"If-Match": f'"nope", {star.headers["ETag"]}'})
+    listed = api.client.post(url, json=by_counts("box", 1, 20), headers={"If-Match": f'"nope", {star.headers["ETag"]}'})
     assert listed.status_code == 201 and listed.get_json()["number"] == 3
 
 
 # --- CORS ---
 
+
 def test_a_preflight_from_another_origin_allows_the_headers_a_write_needs(api, game):
-    r = api.client.options(f"/api/v1/games/{game['id']}/hands", headers={
-        "Origin": "https://scores.example", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, if-match, idempotency-key, content-type"})
+    r = api.client.options(
+        f"/api/v1/games/{game['id']}/hands",
+        headers={
+            "Origin": "https://scores.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, if-match, idempotency-key, content-type",
+        },
+    )
     assert r.status_code == 200
     assert r.headers["Access-Control-Allow-Origin"] in ("*", "https://scores.example")
     allowed = {h.strip().lower() for h in r.headers["Access-Control-Allow-Headers"].split(",")}
@@ -79,9 +86,11 @@ def test_a_preflight_from_another_origin_allows_the_headers_a_write_needs(api, g
 
 
 def test_a_keyed_write_from_another_origin_exposes_etag_location_and_replay(api, game):
-    r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("box", 1, 20),
-                        headers={"Origin": "https://scores.example",
-                                 "Idempotency-Key": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"})
+    r = api.client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json=by_counts("box", 1, 20),
+        headers={"Origin": "https://scores.example", "Idempotency-Key": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+    )
     assert r.status_code == 201
     assert r.headers["Access-Control-Allow-Origin"] in ("*", "https://scores.example")
     exposed = {h.strip().lower() for h in r.headers["Access-Control-Expose-Headers"].split(",")}
@@ -95,6 +104,7 @@ def test_the_page_and_the_docs_are_not_opened_to_other_origins(api):
 
 # --- exports name their files ---
 
+
 def test_exports_come_with_a_file_name(api, table):
     league = api.post("/leagues", {"name": "Club", "members": table.ids}).get_json()
     json_export = api.client.get(f"/api/v1/leagues/{league['id']}/export")
@@ -104,6 +114,7 @@ def test_exports_come_with_a_file_name(api, table):
 
 
 # --- the spec ---
+
 
 def test_the_spec_has_the_projects_one_version():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -126,9 +137,11 @@ def test_the_cut_is_bounded_by_its_entries_not_a_string_length():
 
 def test_a_game_in_a_league_is_created_without_a_key_of_its_own(api, table):
     league = api.post("/leagues", {"name": "Club", "members": table.ids}).get_json()
-    created = api.client.post("/api/v1/games", json={"players": table.ids, "roles": seats(*table.ids),
-                                                     "league_id": league["id"]},
-                              headers={"Authorization": f"Bearer {league['key']}"})
+    created = api.client.post(
+        "/api/v1/games",
+        json={"players": table.ids, "roles": seats(*table.ids), "league_id": league["id"]},
+        headers={"Authorization": f"Bearer {league['key']}"},
+    )
     assert created.status_code == 201
     assert "key" not in created.get_json()  # written with the league's key
     alone = api.post("/games", {"players": table.ids, "roles": seats(*table.ids)}).get_json()

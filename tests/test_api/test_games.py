@@ -43,8 +43,9 @@ def test_r3_cut_cards_in_any_spelling_are_stored_canonically(api, table):
 
 
 def test_r9_tied_ranks_are_422_naming_the_players_who_must_cut_again(client, api, table):
-    body = problem(api.post("/games", {"players": table.ids, "cut": cut(table, "KS", "7D", "KH")}), 422,
-                   RULES_TYPE + "R9")
+    body = problem(
+        api.post("/games", {"players": table.ids, "cut": cut(table, "KS", "7D", "KH")}), 422, RULES_TYPE + "R9"
+    )
     assert body["rule"] == "R9"
     assert sorted(body["players"]) == sorted([table.ann, table.cy])
     assert list(body["errors"]) == ["cut"]
@@ -53,8 +54,9 @@ def test_r9_tied_ranks_are_422_naming_the_players_who_must_cut_again(client, api
 
 
 def test_r9_the_same_card_cut_twice_is_422(client, api, table):
-    body = problem(api.post("/games", {"players": table.ids, "cut": cut(table, "KS", "ks", "2H")}), 422,
-                   RULES_TYPE + "R9")
+    body = problem(
+        api.post("/games", {"players": table.ids, "cut": cut(table, "KS", "ks", "2H")}), 422, RULES_TYPE + "R9"
+    )
     assert body["rule"] == "R9"
     assert "distinct" in body["detail"]
 
@@ -87,10 +89,13 @@ def test_r8_roles_may_be_given_instead_of_a_cut(api, table):
     assert game["cut"] is None
 
 
-@pytest.mark.parametrize("extra", [
-    {},
-    {"cut": {"1": "KS"}, "roles": {"box": 1, "captain": 2, "sitter": 3}},
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"cut": {"1": "KS"}, "roles": {"box": 1, "captain": 2, "sitter": 3}},
+    ],
+)
 def test_a_game_is_seated_by_a_cut_or_by_roles_exactly_one_of_them(api, table, extra):
     body = problem(api.post("/games", {"players": table.ids, **extra}), 422)
     assert "cut" in body["errors"]
@@ -98,26 +103,31 @@ def test_a_game_is_seated_by_a_cut_or_by_roles_exactly_one_of_them(api, table, e
 
 def test_r8_given_roles_must_be_the_games_three_players(api, table):
     outsider = api.player("Dee")
-    body = problem(api.post("/games", {"players": table.ids,
-                                       "roles": seats(table.ann, table.bob, outsider)}), 422)
+    body = problem(api.post("/games", {"players": table.ids, "roles": seats(table.ann, table.bob, outsider)}), 422)
     assert list(body["errors"]) == ["roles"]
-    body = problem(api.post("/games", {"players": table.ids,
-                                       "roles": seats(table.ann, table.bob, table.bob)}), 422)
+    body = problem(api.post("/games", {"players": table.ids, "roles": seats(table.ann, table.bob, table.bob)}), 422)
     assert list(body["errors"]) == ["roles"]
 
 
 def test_a_game_needs_three_different_known_players(client, api, table):
-    body = problem(api.post("/games", {"players": [table.ann, table.ann, table.bob],
-                                       "roles": seats(table.ann, table.bob, table.cy)}), 422)
+    body = problem(
+        api.post(
+            "/games", {"players": [table.ann, table.ann, table.bob], "roles": seats(table.ann, table.bob, table.cy)}
+        ),
+        422,
+    )
     assert list(body["errors"]) == ["players"]
     missing = max(table.ids) + 100
-    body = problem(api.post("/games", {"players": [table.ann, table.bob, missing],
-                                       "roles": seats(table.ann, table.bob, missing)}), 422)
+    body = problem(
+        api.post("/games", {"players": [table.ann, table.bob, missing], "roles": seats(table.ann, table.bob, missing)}),
+        422,
+    )
     assert body["errors"] == {"players[2]": [f"there is no player {missing}"]}
     body = problem(api.post("/games", {"players": table.ids[:2], "roles": seats(*table.ids)}), 422)
     assert list(body["errors"]) == ["players"]
-    body = problem(api.post("/games", {"players": [table.ann, table.bob, 2**31],
-                                       "roles": seats(table.ann, table.bob, 2**31)}), 422)
+    body = problem(
+        api.post("/games", {"players": [table.ann, table.bob, 2**31], "roles": seats(table.ann, table.bob, 2**31)}), 422
+    )
     assert "players[2]" in body["errors"]
     assert client.get(GAMES).get_json()["total"] == 0
 
@@ -128,29 +138,41 @@ def test_rule_options_left_out_take_their_defaults_and_the_game_shows_all_four(a
     assert api.game(game["id"])["rules"] == game["rules"]
 
 
-@pytest.mark.parametrize(("option", "value"), [
-    ("gin_bonus", 101), ("gin_bonus", -1), ("undercut_bonus", 101), ("knock_limit", 11),
-    ("knock_limit", -1), ("target_score", 9), ("target_score", 1001),
-])
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("gin_bonus", 101),
+        ("gin_bonus", -1),
+        ("undercut_bonus", 101),
+        ("knock_limit", 11),
+        ("knock_limit", -1),
+        ("target_score", 9),
+        ("target_score", 1001),
+    ],
+)
 def test_an_out_of_range_rule_option_is_422_naming_the_option_and_value(client, api, table, option, value):
-    body = problem(api.post("/games", {"players": table.ids, "roles": seats(*table.ids),
-                                       "rules": {option: value}}), 422)
+    body = problem(
+        api.post("/games", {"players": table.ids, "roles": seats(*table.ids), "rules": {option: value}}), 422
+    )
     assert list(body["errors"]) == [f"rules.{option}"]
     message = body["errors"][f"rules.{option}"][0]
     assert option in message and str(value) in message
     assert client.get(GAMES).get_json()["total"] == 0
 
 
-@pytest.mark.parametrize("rules", [{"gin_bonus": 20.5}, {"gin_bonus": "20"}, {"gin_bonus": True},
-                                   {"gin_bonus": None}])
+@pytest.mark.parametrize("rules", [{"gin_bonus": 20.5}, {"gin_bonus": "20"}, {"gin_bonus": True}, {"gin_bonus": None}])
 def test_rule_options_are_whole_numbers(api, table, rules):
     body = problem(api.post("/games", {"players": table.ids, "roles": seats(*table.ids), "rules": rules}), 422)
     assert list(body["errors"]) == ["rules.gin_bonus"]
 
 
 def test_an_unknown_rule_option_is_422_naming_it(api, table):
-    body = problem(api.post("/games", {"players": table.ids, "roles": seats(*table.ids),
-                                       "rules": {"gin_bonus": 20, "deal_size": 11}}), 422)
+    body = problem(
+        api.post(
+            "/games", {"players": table.ids, "roles": seats(*table.ids), "rules": {"gin_bonus": 20, "deal_size": 11}}
+        ),
+        422,
+    )
     assert list(body["errors"]) == ["rules.deal_size"]
 
 
@@ -173,8 +195,15 @@ def test_patch_after_the_first_hand_is_409_and_changes_nothing(api, table):
     assert api.game(game["id"]) == before
 
 
-@pytest.mark.parametrize("payload", [{"rules": {"gin_bonus": 101}}, {"rules": {"colour": 1}}, {},
-                                     {"rules": {"target_score": 10}, "players": [1, 2, 3]}])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"rules": {"gin_bonus": 101}},
+        {"rules": {"colour": 1}},
+        {},
+        {"rules": {"target_score": 10}, "players": [1, 2, 3]},
+    ],
+)
 def test_a_bad_patch_is_422_and_changes_nothing(api, table, payload):
     game = api.game(api.new_game(table.ids, roles=seats(*table.ids))["id"])
     problem(api.client.patch(f"{GAMES}/{game['id']}", json=payload), 422)

@@ -49,8 +49,10 @@ def test_r3_cards_in_any_spelling_come_back_canonical(api, game):
     # KNOCK_10 spelled the ways a phone or a hurried scorer would.
     knocker = ["4♥️", "5h", " 6H ", "4♠", "5s", "6S", "4♦", "5d", "6D", "k♣"]
     defender = ["ah", "2♥", "3H", "7h", "8♥️", "9H", "2s", "3♠", "7S", "8s"]
-    hand = api.record(game["id"], {"knocker": "box", "knocker_hand": {"cards": knocker, "discard": "tc"},
-                                   "defender_hand": {"cards": defender}})
+    hand = api.record(
+        game["id"],
+        {"knocker": "box", "knocker_hand": {"cards": knocker, "discard": "tc"}, "defender_hand": {"cards": defender}},
+    )
     assert hand["ruling"] == KNOCK_10_RULING
     assert hand["input"]["knocker_hand"]["cards"] == cards(KNOCK_10[0])
     assert hand["input"]["defender_hand"]["cards"] == cards(KNOCK_10[1])
@@ -90,25 +92,39 @@ def test_r22_a_knocker_who_declares_deadwood_instead_of_gin_has_knocked_and_is_t
     ruling = api.record(game["id"], by_cards("box", *GIN_34, knocker_melds=declared))["ruling"]
     assert (ruling["outcome"], ruling["scorer"], ruling["points"]) == ("undercut", "defender", 11)
     assert ruling["knocker"] == {
-        "melds": declared, "deadwood": ["10S"], "deadwood_count": 10,
-        "better": {"melds": melds("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S"), "deadwood": [], "deadwood_count": 0}}
-    assert ruling["defender"] == {"melds": melds("AH 2H 3H | 4D 5D 6D | JC QC KC"), "layoffs": [],
-                                  "deadwood": ["9H"], "deadwood_count": 9}
+        "melds": declared,
+        "deadwood": ["10S"],
+        "deadwood_count": 10,
+        "better": {"melds": melds("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S"), "deadwood": [], "deadwood_count": 0},
+    }
+    assert ruling["defender"] == {
+        "melds": melds("AH 2H 3H | 4D 5D 6D | JC QC KC"),
+        "layoffs": [],
+        "deadwood": ["9H"],
+        "deadwood_count": 9,
+    }
 
 
 def test_r23_declared_layoffs_stand_as_declared_and_the_better_play_is_shown(api, game):
     # The defender lays off only 8H (onto meld 0 as declared), not 9H after it: 9H + 3S + 4C = 16, knock 15.
     declared = melds("5H 6H 7H | 2S 2D 2C | JS JD JC")
-    ruling = api.record(game["id"], by_cards("captain", *KNOCK_6, knocker_melds=declared,
-                                             layoffs=[{"card": "8h", "meld": 0}]))["ruling"]
+    ruling = api.record(
+        game["id"], by_cards("captain", *KNOCK_6, knocker_melds=declared, layoffs=[{"card": "8h", "meld": 0}])
+    )["ruling"]
     assert (ruling["outcome"], ruling["scorer"], ruling["points"]) == ("knock", "knocker", 15)
     assert ruling["knocker"] == {"melds": declared, "deadwood": ["AS"], "deadwood_count": 1}
     assert ruling["defender"] == {
-        "melds": melds("3D 4D 5D | 8C 9C 10C"), "layoffs": [{"card": "8H", "meld": 0}],
-        "deadwood": ["3S", "9H", "4C"], "deadwood_count": 16,
-        "better": {"melds": melds("3D 4D 5D | 8C 9C 10C"),
-                   "layoffs": [{"card": "8H", "meld": 0}, {"card": "9H", "meld": 0}],
-                   "deadwood": ["3S", "4C"], "deadwood_count": 7}}
+        "melds": melds("3D 4D 5D | 8C 9C 10C"),
+        "layoffs": [{"card": "8H", "meld": 0}],
+        "deadwood": ["3S", "9H", "4C"],
+        "deadwood_count": 16,
+        "better": {
+            "melds": melds("3D 4D 5D | 8C 9C 10C"),
+            "layoffs": [{"card": "8H", "meld": 0}, {"card": "9H", "meld": 0}],
+            "deadwood": ["3S", "4C"],
+            "deadwood_count": 7,
+        },
+    }
 
 
 def test_r22_an_empty_list_of_defender_melds_is_declared_and_the_layoffs_are_arranged_around_it(api, game):
@@ -134,27 +150,44 @@ def test_r18_after_gin_the_defender_may_not_lay_off_and_scores_nothing_with_no_d
 
 
 def test_r18_a_declared_layoff_after_gin_is_422(api, game):
-    body = by_cards("box", GIN_34[0], "JS AH 2H 3H 4D 5D 6D JC QC KC",
-                    knocker_melds=melds(GIN_34[0]), layoffs=[{"card": "JS", "meld": 0}])
+    body = by_cards(
+        "box",
+        GIN_34[0],
+        "JS AH 2H 3H 4D 5D 6D JC QC KC",
+        knocker_melds=melds(GIN_34[0]),
+        layoffs=[{"card": "JS", "meld": 0}],
+    )
     details = problem(api.post(f"/games/{game['id']}/hands", body), 422, RULES_TYPE + "R18")
     assert details["errors"] == {"defender_hand.layoffs[0]": ["the knocker went gin: the defender may not lay off"]}
     assert details["offending"] == "JS"
 
 
-@pytest.mark.parametrize(("parts", "rule", "field", "words"), [
-    ({"knocker_melds": melds("5H 6H 7H | 2S 2D 2C | JS JD JC"), "layoffs": [{"card": "9H", "meld": 0}]},
-     "R23", "defender_hand.layoffs[0]", "9H does not fit knocker meld 0"),
-    ({"knocker_melds": melds("5H 6H 7H | 2S 2D 2C | JS JD JC"), "layoffs": [{"card": "8H", "meld": 3}]},
-     "R23", "defender_hand.layoffs[0].meld", "there is no knocker meld 3"),
-    ({"layoffs": [{"card": "8H", "meld": 0}]}, "R23", "defender_hand.layoffs", "only with the knocker's melds"),
-    ({"knocker_melds": melds("5H 6H JS")}, "R5", "knocker_hand.melds[0]", "5H 6H JS is not a set"),
-    ({"knocker_melds": melds("5H 6H 7H 8H")}, "R22", "knocker_hand.melds[0]", "8H is not in the hand"),
-    ({"knocker_melds": melds("5H 6H 7H | 5H 6H 7H")}, "R6", "knocker_hand.melds[1]", "5H is in melds 0 and 1"),
-    ({"defender_melds": melds("3D 4D 5D 6D")}, "R22", "defender_hand.melds[0]", "6D is not in the hand"),
-])
+@pytest.mark.parametrize(
+    ("parts", "rule", "field", "words"),
+    [
+        (
+            {"knocker_melds": melds("5H 6H 7H | 2S 2D 2C | JS JD JC"), "layoffs": [{"card": "9H", "meld": 0}]},
+            "R23",
+            "defender_hand.layoffs[0]",
+            "9H does not fit knocker meld 0",
+        ),
+        (
+            {"knocker_melds": melds("5H 6H 7H | 2S 2D 2C | JS JD JC"), "layoffs": [{"card": "8H", "meld": 3}]},
+            "R23",
+            "defender_hand.layoffs[0].meld",
+            "there is no knocker meld 3",
+        ),
+        ({"layoffs": [{"card": "8H", "meld": 0}]}, "R23", "defender_hand.layoffs", "only with the knocker's melds"),
+        ({"knocker_melds": melds("5H 6H JS")}, "R5", "knocker_hand.melds[0]", "5H 6H JS is not a set"),
+        ({"knocker_melds": melds("5H 6H 7H 8H")}, "R22", "knocker_hand.melds[0]", "8H is not in the hand"),
+        ({"knocker_melds": melds("5H 6H 7H | 5H 6H 7H")}, "R6", "knocker_hand.melds[1]", "5H is in melds 0 and 1"),
+        ({"defender_melds": melds("3D 4D 5D 6D")}, "R22", "defender_hand.melds[0]", "6D is not in the hand"),
+    ],
+)
 def test_r22_r23_bad_declarations_are_422_naming_the_field_and_the_card(api, game, parts, rule, field, words):
-    details = problem(api.post(f"/games/{game['id']}/hands", by_cards("box", *KNOCK_6, **parts)), 422,
-                      RULES_TYPE + rule)
+    details = problem(
+        api.post(f"/games/{game['id']}/hands", by_cards("box", *KNOCK_6, **parts)), 422, RULES_TYPE + rule
+    )
     assert details["rule"] == rule
     assert list(details["errors"]) == [field]
     assert words in details["errors"][field][0]
@@ -168,10 +201,14 @@ def test_r14_an_illegal_knock_in_a_game_is_422_and_nothing_is_recorded(api, game
     body = by_cards("box", *KNOCK_6, knocker_melds=[])
     details = problem(api.post(f"/games/{game['id']}/hands", body), 422, RULES_TYPE + "R14")
     assert details["rule"] == "R14"
-    assert details["errors"] == {"knocker_hand.melds": [
-        "the declared melds leave deadwood 55, over the knock limit of 10"]}
-    assert details["legal_arrangement"] == {"melds": melds("2S 2D 2C | JS JD JC | 5H 6H 7H"),
-                                            "deadwood": ["AS"], "deadwood_count": 1}
+    assert details["errors"] == {
+        "knocker_hand.melds": ["the declared melds leave deadwood 55, over the knock limit of 10"]
+    }
+    assert details["legal_arrangement"] == {
+        "melds": melds("2S 2D 2C | JS JD JC | 5H 6H 7H"),
+        "deadwood": ["AS"],
+        "deadwood_count": 1,
+    }
     after = api.game(game["id"])
     assert (after["hands_played"], after["version"]) == (before["hands_played"], before["version"])
     assert after == before
@@ -190,28 +227,34 @@ def test_r25_counts_are_recorded_with_null_melds(api, table, game):
     hand = api.record(game["id"], by_counts("captain", 4, 20))
     assert (hand["mode"], hand["knocker"], hand["discard"]) == ("counts", "captain", None)
     assert hand["input"] == by_counts("captain", 4, 20)
-    assert hand["ruling"] == {"outcome": "knock", "scorer": "knocker", "points": 16,
-                              "knocker": {"melds": None, "deadwood": None, "deadwood_count": 4},
-                              "defender": {"melds": None, "layoffs": None, "deadwood": None,
-                                           "deadwood_count": 20}}
+    assert hand["ruling"] == {
+        "outcome": "knock",
+        "scorer": "knocker",
+        "points": 16,
+        "knocker": {"melds": None, "deadwood": None, "deadwood_count": 4},
+        "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": 20},
+    }
     assert hand["scores"] == table.scores(0, 16, 0)
     assert hand["roles"] == seats(table.bob, table.cy, table.ann)
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"knocker": "box", "knocker_deadwood_count": 3}, "defender_deadwood_count"),
-    ({"knocker_deadwood_count": 3, "defender_deadwood_count": 9}, "knocker"),
-    ({"knocker": "sitter", "knocker_deadwood_count": 3, "defender_deadwood_count": 9}, "knocker"),
-    ({**by_counts("box", 3, 9), "knocker_hand": {"cards": cards(KNOCK_6[0])}}, "knocker_deadwood_count"),
-    ({"knocker": "box", "knocker_hand": {"cards": cards(KNOCK_6[0])}}, "defender_hand"),
-    ({"outcome": "draw", "knocker": "box"}, "knocker"),
-    ({"outcome": "win"}, "outcome"),
-    ({**by_counts("box", 3.0, 9)}, "knocker_deadwood_count"),
-    ({**by_counts("box", "3", 9)}, "knocker_deadwood_count"),
-    ({**by_counts("box", True, 9)}, "knocker_deadwood_count"),
-    ({**DRAW, "mood": "grumpy"}, "mood"),
-    ({}, "knocker"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"knocker": "box", "knocker_deadwood_count": 3}, "defender_deadwood_count"),
+        ({"knocker_deadwood_count": 3, "defender_deadwood_count": 9}, "knocker"),
+        ({"knocker": "sitter", "knocker_deadwood_count": 3, "defender_deadwood_count": 9}, "knocker"),
+        ({**by_counts("box", 3, 9), "knocker_hand": {"cards": cards(KNOCK_6[0])}}, "knocker_deadwood_count"),
+        ({"knocker": "box", "knocker_hand": {"cards": cards(KNOCK_6[0])}}, "defender_hand"),
+        ({"outcome": "draw", "knocker": "box"}, "knocker"),
+        ({"outcome": "win"}, "outcome"),
+        ({**by_counts("box", 3.0, 9)}, "knocker_deadwood_count"),
+        ({**by_counts("box", "3", 9)}, "knocker_deadwood_count"),
+        ({**by_counts("box", True, 9)}, "knocker_deadwood_count"),
+        ({**DRAW, "mood": "grumpy"}, "mood"),
+        ({}, "knocker"),
+    ],
+)
 def test_a_hand_is_exactly_one_of_cards_counts_or_a_draw(api, game, body, field):
     details = problem(api.post(f"/games/{game['id']}/hands", body), 422)
     assert field in details["errors"], details
@@ -236,9 +279,17 @@ def test_r24_the_same_input_always_gives_the_same_ruling(api, game):
 
 def test_unknown_hands_and_games_are_404(api, game):
     g = game["id"]
-    for path in (f"{HANDS.format(g)}/1", f"{HANDS.format(g)}/0", f"{HANDS.format(g)}/{2**31}",
-                 f"{HANDS.format(g)}/{2**64}", f"{HANDS.format(g + 1000)}", f"{HANDS.format(g + 1000)}/1",
-                 f"{HANDS.format(2**31)}", f"{HANDS.format(2**31)}/1", f"{HANDS.format(10**40)}/1"):
+    for path in (
+        f"{HANDS.format(g)}/1",
+        f"{HANDS.format(g)}/0",
+        f"{HANDS.format(g)}/{2**31}",
+        f"{HANDS.format(g)}/{2**64}",
+        f"{HANDS.format(g + 1000)}",
+        f"{HANDS.format(g + 1000)}/1",
+        f"{HANDS.format(2**31)}",
+        f"{HANDS.format(2**31)}/1",
+        f"{HANDS.format(10**40)}/1",
+    ):
         problem(api.client.get(path), 404)
     problem(api.post(f"/games/{g + 1000}/hands", DRAW), 404)
     problem(api.post(f"/games/{2**31}/hands", DRAW), 404)

@@ -42,12 +42,31 @@ TARGET = 30  # R20, as a rule option
 GIN_BONUS = 25  # R18 default
 UNDERCUT_BONUS = 10  # R17 default
 NAMES = {"A": "Ann", "B": "Bob", "C": "Cy", "D": "Dee"}
-CSV_COLUMNS = ["game_id", "played_at", "hand", "mode", "box_id", "box", "captain_id", "captain", "sitter_id",
-               "sitter", "knocker", "outcome", "scorer_id", "scorer", "points", "box_score", "captain_score",
-               "sitter_score", "seating_follows"]
+CSV_COLUMNS = [
+    "game_id",
+    "played_at",
+    "hand",
+    "mode",
+    "box_id",
+    "box",
+    "captain_id",
+    "captain",
+    "sitter_id",
+    "sitter",
+    "knocker",
+    "outcome",
+    "scorer_id",
+    "scorer",
+    "points",
+    "box_score",
+    "captain_score",
+    "sitter_score",
+    "seating_follows",
+]
 
 
 # --- hands, as submitted, with their results worked out by hand ---------------------------------------
+
 
 @dataclass(frozen=True)
 class Result:
@@ -84,8 +103,11 @@ DRAW = Result({"outcome": "draw"}, "draw", None, "draw", 0)  # R12
 
 
 def _cards(knocker: str, hands: tuple[str, str], outcome: str, points: int, deadwood: int) -> Result:
-    body = {"knocker": knocker, "knocker_hand": {"cards": hands[0].split()},
-            "defender_hand": {"cards": hands[1].split()}}
+    body = {
+        "knocker": knocker,
+        "knocker_hand": {"cards": hands[0].split()},
+        "defender_hand": {"cards": hands[1].split()},
+    }
     return Result(body, "cards", knocker, outcome, points, deadwood)
 
 
@@ -254,8 +276,13 @@ LEAGUE: list[Spec] = [
     Spec("2024-02-20T19:00:00Z", ("A", "B", "D"), [box(2, 9), box(5, 25), box(1, 4)], True),
     # Cut (R9): K > 9 > 2, so Ann is in the box, Cy captain, Bob sits out.
     # A gin +28 (A,B,C); B+2 (B,C,A); C+27 (C,A,B); A+2 = 30: Ann wins.
-    Spec("2024-02-23T18:30:00-05:00", ("A", "C", "B"), [box(0, 3), cap(2, 4), cap(3, 30), cap(1, 3)], True,
-         cut={"C": "9D", "A": "KH", "B": "2S"}),
+    Spec(
+        "2024-02-23T18:30:00-05:00",
+        ("A", "C", "B"),
+        [box(0, 3), cap(2, 4), cap(3, 30), cap(1, 3)],
+        True,
+        cut={"C": "9D", "A": "KH", "B": "2S"},
+    ),
     # C gin +35: Cy wins.
     Spec("2024-02-26T19:00:00Z", ("D", "C", "B"), [cap(0, 10)], True),
     # D undercut by A: D+10 (D,B,A); D gin by cards +34 = 44: Dee wins.
@@ -279,9 +306,24 @@ SEVENTEENTH_GAME_FIRST_HAND = (16, 1, box(5, 5))
 
 # --- figures worked out from the hands ------------------------------------------------------------------
 
-COUNTED = ["games_played", "games_finished", "games_won", "total_points", "hands_played", "hands_sat_out", "hands_box",
-           "hands_captain", "hands_sitter", "hands_won", "hands_won_box", "hands_won_captain", "gins",
-           "undercuts_made", "undercuts_suffered", "knocks"]
+COUNTED = [
+    "games_played",
+    "games_finished",
+    "games_won",
+    "total_points",
+    "hands_played",
+    "hands_sat_out",
+    "hands_box",
+    "hands_captain",
+    "hands_sitter",
+    "hands_won",
+    "hands_won_box",
+    "hands_won_captain",
+    "gins",
+    "undercuts_made",
+    "undercuts_suffered",
+    "knocks",
+]
 
 
 def streaks(results: list[bool]) -> tuple[int, int]:
@@ -354,7 +396,8 @@ def expected_ratings(games: list[Played], players: list[str]) -> dict[str, dict[
             box_, captain, sitter = seat
             ranks = [0, 1] if result.winner == "box" else [1, 0]
             [[ratings[box_]], [ratings[captain], ratings[sitter]]] = model.rate(
-                [[ratings[box_]], [ratings[captain], ratings[sitter]]], ranks=ranks)
+                [[ratings[box_]], [ratings[captain], ratings[sitter]]], ranks=ranks
+            )
     out = {}
     for p in players:
         mu, sigma = (ratings[p].mu, ratings[p].sigma) if p in ratings else (model.mu, model.sigma)
@@ -367,6 +410,7 @@ def approx_rating(rating: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the API ----------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Built:
@@ -413,8 +457,12 @@ class Api:
         return list(self.get(f"/leagues/{league_id}/standings", **query)["items"])
 
     def game_body(self, spec: Spec, ids: dict[str, int], league_id: int) -> dict[str, Any]:
-        body: dict[str, Any] = {"players": [ids[p] for p in spec.first], "league_id": league_id,
-                                "played_at": spec.played_at, "rules": {"target_score": TARGET}}
+        body: dict[str, Any] = {
+            "players": [ids[p] for p in spec.first],
+            "league_id": league_id,
+            "played_at": spec.played_at,
+            "rules": {"target_score": TARGET},
+        }
         if spec.cut is None:
             body["roles"] = dict(zip(("box", "captain", "sitter"), (ids[p] for p in spec.first), strict=True))
         else:
@@ -423,8 +471,15 @@ class Api:
         return body
 
 
-def build(api: Api, specs: list[Spec], *, name: str = "Thursday gin", entry: list[int] | None = None,
-          interleave: bool = False, misentered: tuple[int, int, Result] | None = None) -> Built:
+def build(
+    api: Api,
+    specs: list[Spec],
+    *,
+    name: str = "Thursday gin",
+    entry: list[int] | None = None,
+    interleave: bool = False,
+    misentered: tuple[int, int, Result] | None = None,
+) -> Built:
     """Players, a league and its games through the API. Games are created in the
     order ``entry`` (default: as listed); with ``interleave`` their hands are
     recorded round-robin rather than game by game; ``misentered`` = (game, hand,
@@ -437,8 +492,9 @@ def build(api: Api, specs: list[Spec], *, name: str = "Thursday gin", entry: lis
     order = entry if entry is not None else list(range(len(specs)))
     for i in order:
         created = api.write("POST", "/games", api.game_body(specs[i], ids, league["id"]), key)
-        assert created["first_roles"] == dict(zip(("box", "captain", "sitter"), (ids[p] for p in specs[i].first),
-                                                  strict=True))
+        assert created["first_roles"] == dict(
+            zip(("box", "captain", "sitter"), (ids[p] for p in specs[i].first), strict=True)
+        )
         game_ids[i] = created["id"]
 
     def record(i: int, n: int) -> None:
@@ -449,7 +505,10 @@ def build(api: Api, specs: list[Spec], *, name: str = "Thursday gin", entry: lis
         assert hand["number"] == n + 1
         assert hand["seating"] == dict(zip(("box", "captain", "sitter"), (ids[p] for p in seat), strict=True))
         assert (hand["mode"], hand["ruling"]["outcome"], hand["ruling"]["points"]) == (
-            result.mode, result.outcome, result.points)
+            result.mode,
+            result.outcome,
+            result.points,
+        )
 
     if interleave:
         for n in range(max(len(s.hands) for s in specs)):
@@ -477,8 +536,7 @@ def check_standings(built: Built, rows: list[dict[str, Any]], games: list[Played
     ratings = expected_ratings(games, list(NAMES))
     assert sorted(r["player_id"] for r in rows) == sorted(built.ids.values())
     for p, row in by_initial(built, rows).items():
-        expected = {"player_id": built.ids[p], "name": NAMES[p], **figures[p],
-                    "rating": approx_rating(ratings[p])}
+        expected = {"player_id": built.ids[p], "name": NAMES[p], **figures[p], "rating": approx_rating(ratings[p])}
         assert row == expected, p
 
 
@@ -511,9 +569,22 @@ def small(api: Api) -> Built:
 
 # --- sorting and date ranges --------------------------------------------------------------------------
 
-SORT_KEYS = ["rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
-             "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
-             "longest_streak", "current_streak", "name"]
+SORT_KEYS = [
+    "rating",
+    "games_won",
+    "win_rate",
+    "total_points",
+    "games_played",
+    "hands_won",
+    "gins",
+    "undercuts_made",
+    "knocks",
+    "average_points_per_hand_won",
+    "average_knocker_deadwood",
+    "longest_streak",
+    "current_streak",
+    "name",
+]
 
 
 def documented_order(rows: list[dict[str, Any]], sort: str, order: str) -> list[int]:
@@ -530,8 +601,11 @@ def documented_order(rows: list[dict[str, Any]], sort: str, order: str) -> list[
             return 1 if vx is None else -1
         if vx is not None and vx != vy:
             return (-1 if vx < vy else 1) * (1 if order == "asc" else -1)
-        for a, b in ((y["games_won"], x["games_won"]), (y["total_points"], x["total_points"]),
-                     (x["player_id"], y["player_id"])):
+        for a, b in (
+            (y["games_won"], x["games_won"]),
+            (y["total_points"], x["total_points"]),
+            (x["player_id"], y["player_id"]),
+        ):
             if a != b:
                 return -1 if a < b else 1
         return 0
@@ -540,6 +614,7 @@ def documented_order(rows: list[dict[str, Any]], sort: str, order: str) -> list[
 
 
 # --- 1. standings, 2. head to head: one league of 23 games ------------------------------------------------
+
 
 @pytest.fixture(scope="class")
 def shared_league(app: Flask) -> Iterator[tuple[Api, Built]]:
@@ -565,7 +640,8 @@ class TestOneLeagueOfTwentyThreeGames:
         return shared_league[1]
 
     def test_the_league_has_four_players_and_twenty_three_games_with_cards_counts_draws_gins_and_undercuts(
-            self, api: Api, league: Built) -> None:
+        self, api: Api, league: Built
+    ) -> None:
         info = api.get(f"/leagues/{league.id}")
         assert info["members"] == sorted(league.ids.values())
         assert info["games"] == len(LEAGUE) == 23
@@ -583,8 +659,7 @@ class TestOneLeagueOfTwentyThreeGames:
             assert (state["hands_played"], state["league_id"]) == (len(game.hands), league.id)
             assert stamp(state["played_at"]) == game.played_at
 
-    def test_r11_r19_r20_standings_equal_every_figure_worked_out_from_the_hands(
-            self, api: Api, league: Built) -> None:
+    def test_r11_r19_r20_standings_equal_every_figure_worked_out_from_the_hands(self, api: Api, league: Built) -> None:
         check_standings(league, api.standings(league.id))
 
     def test_r11_r19_r20_bobs_standings_worked_out_line_by_line(self, api: Api, league: Built) -> None:
@@ -603,21 +678,36 @@ class TestOneLeagueOfTwentyThreeGames:
         """
         bob = by_initial(league, api.standings(league.id))["B"]
         assert {k: v for k, v in bob.items() if k != "rating"} == {
-            "player_id": league.ids["B"], "name": "Bob",
-            "games_played": 18, "games_finished": 16, "games_won": 3, "win_rate": 3 / 16,
+            "player_id": league.ids["B"],
+            "name": "Bob",
+            "games_played": 18,
+            "games_finished": 16,
+            "games_won": 3,
+            "win_rate": 3 / 16,
             "total_points": 20 + 30 + 6 + 10 + 18 + 45 + 30 + 11 + 2 + 11,
-            "hands_played": 31, "hands_sat_out": 18, "hands_box": 15, "hands_captain": 16, "hands_sitter": 18,
-            "hands_won": 10, "hands_won_box": 4, "hands_won_captain": 6,
-            "knocks": 10, "gins": 2, "undercuts_suffered": 2, "undercuts_made": 2,
+            "hands_played": 31,
+            "hands_sat_out": 18,
+            "hands_box": 15,
+            "hands_captain": 16,
+            "hands_sitter": 18,
+            "hands_won": 10,
+            "hands_won_box": 4,
+            "hands_won_captain": 6,
+            "knocks": 10,
+            "gins": 2,
+            "undercuts_suffered": 2,
+            "undercuts_made": 2,
             "average_knocker_deadwood": 10.0,  # his only knock entered by cards: KC
             "average_points_per_hand_won": 18.3,
             # finished games in played_at order: W L L L W W L L L L L L L L L L
-            "current_streak": 0, "longest_streak": 2,
+            "current_streak": 0,
+            "longest_streak": 2,
         }
         assert bob["rating"]["hands_rated"] == 49 - 6  # draws do not rate: g2, g5, g8, g12 (2), g21
 
     def test_standings_sort_by_every_figure_both_ways_with_the_documented_tie_break(
-            self, api: Api, league: Built) -> None:
+        self, api: Api, league: Built
+    ) -> None:
         default = api.get(f"/leagues/{league.id}/standings")
         assert (default["sort"], default["order"]) == ("rating", "desc")
         rows = default["items"]
@@ -656,16 +746,22 @@ class TestOneLeagueOfTwentyThreeGames:
             figures = tally(league.games[games], list(NAMES))
             for p, row in rows.items():
                 assert {k: v for k, v in row.items() if k not in ("player_id", "name", "rating")} == figures[p], (
-                    query, p)
+                    query,
+                    p,
+                )
                 assert row["rating"] == overall[p]["rating"]  # ratings are the league's, over all its history
-        bad = problem(api.client.get(f"{BASE}/leagues/{league.id}/standings",
-                                     query_string={"from": "2024-02-01T00:00:00Z", "to": "2024-01-01T00:00:00Z"}), 422)
+        bad = problem(
+            api.client.get(
+                f"{BASE}/leagues/{league.id}/standings",
+                query_string={"from": "2024-02-01T00:00:00Z", "to": "2024-01-01T00:00:00Z"},
+            ),
+            422,
+        )
         assert "query.to" in bad["errors"]
         bad = problem(api.client.get(f"{BASE}/leagues/{league.id}/standings", query_string={"from": "last week"}), 422)
         assert "query.from" in bad["errors"]
 
-    def test_head_to_head_counts_only_the_games_both_played_and_their_figures(
-            self, api: Api, league: Built) -> None:
+    def test_head_to_head_counts_only_the_games_both_played_and_their_figures(self, api: Api, league: Built) -> None:
         overall = by_initial(league, api.standings(league.id))
         for a, b in (("A", "D"), ("B", "C"), ("D", "B"), ("C", "A")):
             body = api.get(f"/leagues/{league.id}/head-to-head", a=league.ids[a], b=league.ids[b])
@@ -676,24 +772,35 @@ class TestOneLeagueOfTwentyThreeGames:
             figures = tally(both, [a, b])
             for row, p in zip(body["items"], (a, b), strict=True):
                 assert {k: v for k, v in row.items() if k != "rating"} == {
-                    "player_id": league.ids[p], "name": NAMES[p], **figures[p]}, (a, b, p)
+                    "player_id": league.ids[p],
+                    "name": NAMES[p],
+                    **figures[p],
+                }, (a, b, p)
                 assert row["rating"] == overall[p]["rating"]  # the league's rating, not a head-to-head one
         # with a date range: games 1 to 10 only
-        body = api.get(f"/leagues/{league.id}/head-to-head", a=league.ids["A"], b=league.ids["D"],
-                       **{"from": "2024-01-01T00:00:00Z", "to": "2024-02-01T00:00:00Z"})
+        body = api.get(
+            f"/leagues/{league.id}/head-to-head",
+            a=league.ids["A"],
+            b=league.ids["D"],
+            **{"from": "2024-01-01T00:00:00Z", "to": "2024-02-01T00:00:00Z"},
+        )
         both = [g for g in league.games[:10] if {"A", "D"} <= set(g.players)]
         assert body["games"] == len(both) == 6
         figures = tally(both, ["A", "D"])
         assert [{k: v for k, v in r.items() if k not in ("player_id", "name", "rating")} for r in body["items"]] == [
-            figures["A"], figures["D"]]
+            figures["A"],
+            figures["D"],
+        ]
 
 
 def test_r20_unfinished_games_count_for_hands_and_points_but_not_for_games_won_or_streaks(api: Api) -> None:
     """Ann wins game 1, leaves game 2 unfinished with 25 points, wins game 3: her
     streak runs through the unfinished game (2), which counts for games played."""
-    specs = [Spec("2024-04-01T19:00:00Z", ("A", "B", "C"), [box(0, 5)], True),
-             Spec("2024-04-02T19:00:00Z", ("A", "B", "C"), [box(5, 30)], False),
-             Spec("2024-04-03T19:00:00Z", ("A", "B", "C"), [box(1, 31)], True)]
+    specs = [
+        Spec("2024-04-01T19:00:00Z", ("A", "B", "C"), [box(0, 5)], True),
+        Spec("2024-04-02T19:00:00Z", ("A", "B", "C"), [box(5, 30)], False),
+        Spec("2024-04-03T19:00:00Z", ("A", "B", "C"), [box(1, 31)], True),
+    ]
     built = build(api, specs)
     ann = by_initial(built, api.standings(built.id))["A"]
     assert (ann["games_played"], ann["games_finished"], ann["games_won"], ann["win_rate"]) == (3, 2, 2, 1.0)
@@ -708,13 +815,31 @@ def test_standings_ties_are_broken_by_games_won_then_points_then_player_id_and_n
     ann, bob, cy, eve, dee = (api.player(n) for n in ("Ann", "Bob", "Cy", "Eve", "Dee"))
     created = api.league("Ties", [ann, bob, cy, eve, dee])
     league_id, key = created["id"], created.get("key")
-    first = api.write("POST", "/games", {"players": [ann, bob, cy], "league_id": league_id,
-                                         "played_at": "2024-05-01T19:00:00Z", "rules": {"target_score": TARGET},
-                                         "roles": {"box": ann, "captain": bob, "sitter": cy}}, key)
+    first = api.write(
+        "POST",
+        "/games",
+        {
+            "players": [ann, bob, cy],
+            "league_id": league_id,
+            "played_at": "2024-05-01T19:00:00Z",
+            "rules": {"target_score": TARGET},
+            "roles": {"box": ann, "captain": bob, "sitter": cy},
+        },
+        key,
+    )
     api.write("POST", f"/games/{first['id']}/hands", box(0, 5).body, key)  # Ann +30: wins
-    second = api.write("POST", "/games", {"players": [ann, bob, cy], "league_id": league_id,
-                                          "played_at": "2024-05-02T19:00:00Z", "rules": {"target_score": TARGET},
-                                          "roles": {"box": bob, "captain": cy, "sitter": ann}}, key)
+    second = api.write(
+        "POST",
+        "/games",
+        {
+            "players": [ann, bob, cy],
+            "league_id": league_id,
+            "played_at": "2024-05-02T19:00:00Z",
+            "rules": {"target_score": TARGET},
+            "roles": {"box": bob, "captain": cy, "sitter": ann},
+        },
+        key,
+    )
     api.write("POST", f"/games/{second['id']}/hands", box(2, 12).body, key)  # Bob +10
 
     def order(sort: str, way: str) -> list[int]:
@@ -735,11 +860,11 @@ def test_standings_ties_are_broken_by_games_won_then_points_then_player_id_and_n
     for never in (eve, dee):  # members who never played: zeros, nulls, the initial rating
         assert rows[never]["games_played"] == rows[never]["hands_played"] == 0
         assert rows[never]["win_rate"] is rows[never]["average_knocker_deadwood"] is None
-        assert rows[never]["rating"] == {"mu": 25.0, "sigma": 25 / 3, "ordinal": 25.0 - 3 * (25 / 3),
-                                         "hands_rated": 0}
+        assert rows[never]["rating"] == {"mu": 25.0, "sigma": 25 / 3, "ordinal": 25.0 - 3 * (25 / 3), "hands_rated": 0}
 
 
 # --- 2. head to head: errors -----------------------------------------------------------------------------
+
 
 def test_head_to_head_of_a_player_with_himself_or_without_b_is_422(api: Api, small: Built) -> None:
     a = small.ids["A"]
@@ -757,13 +882,22 @@ def test_head_to_head_with_a_player_who_does_not_exist_is_a_client_error(api: Ap
 
 # --- 3. ratings and corrections ---------------------------------------------------------------------------
 
+
 def test_ratings_draws_do_not_rate(api: Api) -> None:
     ids = {p: api.player(n) for p, n in NAMES.items()}
     created = api.league("Draws", list(ids.values()))
     key = created.get("key")
-    game = api.write("POST", "/games", {"players": [ids["A"], ids["B"], ids["C"]], "league_id": created["id"],
-                                        "roles": {"box": ids["A"], "captain": ids["B"], "sitter": ids["C"]},
-                                        "played_at": "2024-06-01T19:00:00Z"}, key)
+    game = api.write(
+        "POST",
+        "/games",
+        {
+            "players": [ids["A"], ids["B"], ids["C"]],
+            "league_id": created["id"],
+            "roles": {"box": ids["A"], "captain": ids["B"], "sitter": ids["C"]},
+            "played_at": "2024-06-01T19:00:00Z",
+        },
+        key,
+    )
     for _ in range(3):
         api.write("POST", f"/games/{game['id']}/hands", DRAW.body, key)
     initial = {"mu": 25.0, "sigma": 25 / 3, "ordinal": 0.0, "hands_rated": 0}
@@ -782,7 +916,8 @@ def test_ratings_draws_do_not_rate(api: Api) -> None:
 
 
 def test_r26_correcting_an_early_hand_so_another_player_wins_the_game_changes_standings_and_ratings(
-        api: Api, league: Built) -> None:
+    api: Api, league: Built
+) -> None:
     """The first game's last hand: Bob's gin becomes an undercut by Ann, who wins the game."""
     before = by_initial(league, api.standings(league.id))
     index, number, result = FIRST_GAME_LAST_HAND
@@ -795,8 +930,10 @@ def test_r26_correcting_an_early_hand_so_another_player_wins_the_game_changes_st
     assert corrected[index].winner == "A" and league.games[index].winner == "B"
     after = by_initial(league, api.standings(league.id))
     check_standings(league, list(after.values()), corrected)
-    assert (after["A"]["games_won"], after["B"]["games_won"]) == (before["A"]["games_won"] + 1,
-                                                                  before["B"]["games_won"] - 1)
+    assert (after["A"]["games_won"], after["B"]["games_won"]) == (
+        before["A"]["games_won"] + 1,
+        before["B"]["games_won"] - 1,
+    )
     # Ann's finished games began L W W L: now W W W L
     assert (before["A"]["longest_streak"], after["A"]["longest_streak"]) == (2, 3)
     for p in "ABCD":  # Dee did not play the hand, but later played those who did
@@ -814,7 +951,8 @@ def test_r26_correcting_an_early_hand_so_another_player_wins_the_game_changes_st
 
 
 def test_r26_correcting_hand_1_so_the_winner_no_longer_wins_keeps_later_seatings_and_rerates(
-        api: Api, league: Built) -> None:
+    api: Api, league: Built
+) -> None:
     """The 17th game's first hand: Ann's knock becomes an undercut by Bob. Hands 2 and 3
     keep their seating (hand 2 no longer follows by R11) and Ann no longer reaches 30."""
     before = by_initial(league, api.standings(league.id))
@@ -840,18 +978,26 @@ def test_r26_correcting_hand_1_so_the_winner_no_longer_wins_keeps_later_seatings
     both = [g for g in corrected if {"A", "B"} <= set(g.players)]
     figures = tally(both, ["A", "B"])
     assert [{k: v for k, v in r.items() if k not in ("player_id", "name", "rating")} for r in body["items"]] == [
-        figures["A"], figures["B"]]
+        figures["A"],
+        figures["B"],
+    ]
 
 
 # --- 4. the order of entry does not matter ----------------------------------------------------------------
 
-def test_the_same_games_entered_in_another_order_give_the_same_standings_and_ratings(
-        api: Api, league: Built) -> None:
+
+def test_the_same_games_entered_in_another_order_give_the_same_standings_and_ratings(api: Api, league: Built) -> None:
     """The second league gets the same games, created newest first, their hands recorded
     round-robin across games, and the first hand of the first game entered wrongly and
     corrected at the end."""
-    other = build(api, LEAGUE, name="Same games, other order", entry=list(reversed(range(len(LEAGUE)))),
-                  interleave=True, misentered=(0, 1, box(2, 21)))
+    other = build(
+        api,
+        LEAGUE,
+        name="Same games, other order",
+        entry=list(reversed(range(len(LEAGUE)))),
+        interleave=True,
+        misentered=(0, 1, box(2, 21)),
+    )
     assert other.game_ids != sorted(other.game_ids)
     first = api.standings(league.id)
     second = api.standings(other.id)
@@ -863,8 +1009,10 @@ def test_the_same_games_entered_in_another_order_give_the_same_standings_and_rat
 
 def test_games_with_the_same_played_at_rate_the_same_whatever_order_they_were_entered_in(api: Api) -> None:
     same = "2024-07-01T19:00:00Z"
-    specs = [Spec(same, ("A", "B", "C"), [box(1, 31)], True),  # Ann wins
-             Spec(same, ("B", "A", "D"), [box(1, 31)], True)]  # Bob wins
+    specs = [
+        Spec(same, ("A", "B", "C"), [box(1, 31)], True),  # Ann wins
+        Spec(same, ("B", "A", "D"), [box(1, 31)], True),
+    ]  # Bob wins
     one = build(api, specs, name="x then y")
     two = build(api, specs, name="y then x", entry=[1, 0])
     first = by_initial(one, api.standings(one.id))
@@ -873,6 +1021,7 @@ def test_games_with_the_same_played_at_rate_the_same_whatever_order_they_were_en
 
 
 # --- 5. history -------------------------------------------------------------------------------------------
+
 
 def pages(api: Api, path: str, limit: int, **query: Any) -> list[list[int]]:
     """Follow next_cursor to the end; the game ids of each page."""
@@ -898,16 +1047,38 @@ def test_history_is_newest_first_and_its_cursor_pages_hold_every_game_once(api: 
     # three more games at one instant, so page boundaries fall among equal played_at
     same = "2024-03-20T19:00:00Z"
     a, b, c, d = (league.ids[p] for p in "ABCD")
-    extra = [api.write("POST", "/games", {"players": players, "league_id": league.id, "played_at": same,
-                                          "roles": dict(zip(("box", "captain", "sitter"), players, strict=True))},
-                       league.key)["id"] for players in ([a, b, c], [b, c, d], [a, b, d])]
+    extra = [
+        api.write(
+            "POST",
+            "/games",
+            {
+                "players": players,
+                "league_id": league.id,
+                "played_at": same,
+                "roles": dict(zip(("box", "captain", "sitter"), players, strict=True)),
+            },
+            league.key,
+        )["id"]
+        for players in ([a, b, c], [b, c, d], [a, b, d])
+    ]
     # a game outside any league and one in another league, for the player's history
-    loose = api.write("POST", "/games", {"players": [a, c, d], "played_at": "2024-02-09T12:00:00Z",
-                                         "roles": {"box": a, "captain": c, "sitter": d}})["id"]
+    loose = api.write(
+        "POST",
+        "/games",
+        {"players": [a, c, d], "played_at": "2024-02-09T12:00:00Z", "roles": {"box": a, "captain": c, "sitter": d}},
+    )["id"]
     other = api.league("Other", [a, b, c])
-    elsewhere = api.write("POST", "/games", {"players": [c, b, a], "played_at": "2024-02-10T12:00:00Z",
-                                             "league_id": other["id"], "roles": {"box": c, "captain": b, "sitter": a}},
-                          other.get("key"))["id"]
+    elsewhere = api.write(
+        "POST",
+        "/games",
+        {
+            "players": [c, b, a],
+            "played_at": "2024-02-10T12:00:00Z",
+            "league_id": other["id"],
+            "roles": {"box": c, "captain": b, "sitter": a},
+        },
+        other.get("key"),
+    )["id"]
     games = [(g.played_at, gid) for g, gid in zip(league.games, league.game_ids, strict=True)]
     games += [(stamp(same), gid) for gid in extra]
     players = {gid: set(g.players) for g, gid in zip(league.games, league.game_ids, strict=True)}
@@ -924,11 +1095,13 @@ def test_history_is_newest_first_and_its_cursor_pages_hold_every_game_once(api: 
     inside = [g for t, g in games if stamp(window["from"]) <= t < stamp(window["to"])]
     assert len(inside) == 12
     assert [g for p in pages(api, f"/leagues/{league.id}/games", 5, **window) for g in p] == newest_first(
-        [(t, g) for t, g in games if g in inside])
+        [(t, g) for t, g in games if g in inside]
+    )
     dee = [(t, g) for t, g in games if "D" in players[g]]
     assert [g for p in pages(api, f"/leagues/{league.id}/games", 3, player=d) for g in p] == newest_first(dee)
     assert [g for p in pages(api, f"/leagues/{league.id}/games", 3, player=d, **window) for g in p] == newest_first(
-        [(t, g) for t, g in dee if g in inside])
+        [(t, g) for t, g in dee if g in inside]
+    )
     # a player's games: every league and none; filtered by league, by another player, by dates
     ann = [(t, g) for t, g in games if "A" in players[g]]
     everywhere = ann + [(stamp("2024-02-09T12:00:00Z"), loose), (stamp("2024-02-10T12:00:00Z"), elsewhere)]
@@ -938,7 +1111,8 @@ def test_history_is_newest_first_and_its_cursor_pages_hold_every_game_once(api: 
     with_dee = [(t, g) for t, g in everywhere if g == loose or (g in players and "D" in players[g])]
     assert [g for p in pages(api, f"/players/{a}/games", 4, player=d) for g in p] == newest_first(with_dee)
     assert [g for p in pages(api, f"/players/{a}/games", 4, **window) for g in p] == newest_first(
-        [(t, g) for t, g in everywhere if stamp(window["from"]) <= t < stamp(window["to"])])
+        [(t, g) for t, g in everywhere if stamp(window["from"]) <= t < stamp(window["to"])]
+    )
 
 
 def test_history_with_a_bad_cursor_or_limit_is_a_422_problem(api: Api, small: Built) -> None:
@@ -959,6 +1133,7 @@ def test_history_with_a_cursor_naming_an_impossible_game_id_is_a_422_problem(api
 
 
 # --- 6. export and import ---------------------------------------------------------------------------------
+
 
 def remap(doc: dict[str, Any], league_id: int, players: dict[int, int], games: dict[int, int]) -> dict[str, Any]:
     """The export document with every id replaced: league, players, games."""
@@ -993,7 +1168,10 @@ def test_export_import_export_is_identical_apart_from_ids(api: Api) -> None:
     api.write("PUT", f"/games/{league.game_ids[index]}/hands/{number}", result.body, league.key, status=200)
     text, doc = export(api, league.id)
     assert (doc["format"], doc["format_version"], doc["league"]) == (
-        "ginref.league", 1, {"id": league.id, "name": "Gin du jeudi — Café «Bézique»"})
+        "ginref.league",
+        1,
+        {"id": league.id, "name": "Gin du jeudi — Café «Bézique»"},
+    )
     assert len(doc["games"]) == 23 and sum(len(g["hands"]) for g in doc["games"]) == 61
     players_before = api.total("/players")
     response = api.client.post(f"{BASE}/leagues/import", data=text, content_type="application/json")
@@ -1055,40 +1233,70 @@ def test_the_csv_export_has_one_row_per_hand_with_roles_outcome_points_and_runni
     assert rows[0] == CSV_COLUMNS
     expected = []
     for game, game_id in sorted(zip(games, league.game_ids, strict=True), key=lambda x: (x[0].played_at, x[1])):
-        for n, ((seat, res), scores, follows) in enumerate(zip(game.hands, game.running, game.follows,
-                                                               strict=True), start=1):
+        for n, ((seat, res), scores, follows) in enumerate(
+            zip(game.hands, game.running, game.follows, strict=True), start=1
+        ):
             scorer = None if res.winner is None else seat[("box", "captain").index(res.winner)]
             people = [x for p in seat for x in (str(league.ids[p]), NAMES[p])]
-            expected.append([str(game_id), game.played_at.isoformat(), str(n), res.mode, *people,
-                             res.knocker or "", res.outcome, "" if scorer is None else str(league.ids[scorer]),
-                             "" if scorer is None else NAMES[scorer], str(res.points),
-                             *(str(scores[p]) for p in seat), "true" if follows else "false"])
+            expected.append(
+                [
+                    str(game_id),
+                    game.played_at.isoformat(),
+                    str(n),
+                    res.mode,
+                    *people,
+                    res.knocker or "",
+                    res.outcome,
+                    "" if scorer is None else str(league.ids[scorer]),
+                    "" if scorer is None else NAMES[scorer],
+                    str(res.points),
+                    *(str(scores[p]) for p in seat),
+                    "true" if follows else "false",
+                ]
+            )
     assert rows[1:] == expected
     assert len(expected) == 61 and [r[-1] for r in expected].count("false") == 1
 
 
 IMPORT_FAULTS = [
     # (what, change to the exported document, the field the problem names)
-    ("a hand with a bad card", lambda d: d["games"][1]["hands"][2]["input"]["knocker_hand"]["cards"].__setitem__(
-        0, "1X"), "games[1].hands[2].input.knocker_hand.cards[0]"),
-    ("scores that do not add up", lambda d: d["games"][5]["scores"].update(
-        {k: v + 1 for k, v in list(d["games"][5]["scores"].items())[:1]}), "games[5].scores"),
+    (
+        "a hand with a bad card",
+        lambda d: d["games"][1]["hands"][2]["input"]["knocker_hand"]["cards"].__setitem__(0, "1X"),
+        "games[1].hands[2].input.knocker_hand.cards[0]",
+    ),
+    (
+        "scores that do not add up",
+        lambda d: d["games"][5]["scores"].update({k: v + 1 for k, v in list(d["games"][5]["scores"].items())[:1]}),
+        "games[5].scores",
+    ),
     ("an unknown format", lambda d: d.update(format="ginref.tournament"), "format"),
     ("an unknown format version", lambda d: d.update(format_version=2), "format_version"),
-    ("hands numbered out of order", lambda d: d["games"][3]["hands"][1].update(number=3),
-     "games[3].hands[1].number"),
-    ("a player who is not in the document", lambda d: d["games"][4]["players"].__setitem__(0, 2147483647),
-     "games[4].players"),
-    ("a hand after the winner's (R20)", lambda d: d["games"][0]["hands"].append(
-        {**d["games"][0]["hands"][-1], "number": len(d["games"][0]["hands"]) + 1}), "games[0].hands"),
-    ("a ruling without a scorer", lambda d: d["games"][0]["hands"][0]["ruling"].update(scorer=None),
-     "games[0].hands[0].ruling.scorer"),
+    ("hands numbered out of order", lambda d: d["games"][3]["hands"][1].update(number=3), "games[3].hands[1].number"),
+    (
+        "a player who is not in the document",
+        lambda d: d["games"][4]["players"].__setitem__(0, 2147483647),
+        "games[4].players",
+    ),
+    (
+        "a hand after the winner's (R20)",
+        lambda d: d["games"][0]["hands"].append(
+            {**d["games"][0]["hands"][-1], "number": len(d["games"][0]["hands"]) + 1}
+        ),
+        "games[0].hands",
+    ),
+    (
+        "a ruling without a scorer",
+        lambda d: d["games"][0]["hands"][0]["ruling"].update(scorer=None),
+        "games[0].hands[0].ruling.scorer",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("change", "field_"), [pytest.param(c, f, id=w) for w, c, f in IMPORT_FAULTS])
 def test_an_import_that_fails_validation_is_a_422_naming_the_field_and_changes_nothing(
-        api: Api, small: Built, change: Any, field_: str) -> None:
+    api: Api, small: Built, change: Any, field_: str
+) -> None:
     _, doc = export(api, small.id)
     change(doc)
     counts_before = [api.total(p) for p in ("/leagues", "/players", "/games")]
@@ -1100,11 +1308,14 @@ def test_an_import_that_fails_validation_is_a_422_naming_the_field_and_changes_n
 
 @pytest.mark.parametrize("member", ["scores", "cut"])
 def test_an_import_with_a_key_that_is_not_a_player_id_is_a_422_naming_the_field(
-        api: Api, small: Built, member: str) -> None:
+    api: Api, small: Built, member: str
+) -> None:
     _, doc = export(api, small.id)
     _, bob, cy = doc["games"][0]["players"]
-    doc["games"][0][member] = {"scores": {"Ann": 20, f"{bob}": 0, f"{cy}": 0},
-                               "cut": {"Ann": "KH", f"{bob}": "2S", f"{cy}": "9D"}}[member]
+    doc["games"][0][member] = {
+        "scores": {"Ann": 20, f"{bob}": 0, f"{cy}": 0},
+        "cut": {"Ann": "KH", f"{bob}": "2S", f"{cy}": "9D"},
+    }[member]
     counts_before = [api.total(p) for p in ("/leagues", "/players", "/games")]
     bad = problem(api.client.post(f"{BASE}/leagues/import", json=doc), 422)
     assert list(bad["errors"]) == [f"games[0].{member}.Ann.key"]
@@ -1124,16 +1335,21 @@ def test_an_import_whose_hand_mode_disagrees_with_its_input_is_a_422_naming_the_
 
 # --- 7. members and unknown leagues -----------------------------------------------------------------------
 
+
 def test_a_game_in_a_league_needs_three_members_and_members_can_be_added(api: Api) -> None:
     ann, bob, cy, dee = (api.player(n) for n in ("Ann", "Bob", "Cy", "Dee"))
     created = api.league("Members", [ann, bob, cy])
     league_id, key = created["id"], created.get("key")
     assert created["members"] == [ann, bob, cy] and created["games"] == 0
     for players, index in (([ann, bob, dee], 2), ([dee, ann, bob], 0)):
-        body = {"players": players, "league_id": league_id,
-                "roles": dict(zip(("box", "captain", "sitter"), players, strict=True))}
-        bad = problem(api.client.post(f"{BASE}/games", json=body,
-                                      headers={"Authorization": f"Bearer {key}"} if key else {}), 422)
+        body = {
+            "players": players,
+            "league_id": league_id,
+            "roles": dict(zip(("box", "captain", "sitter"), players, strict=True)),
+        }
+        bad = problem(
+            api.client.post(f"{BASE}/games", json=body, headers={"Authorization": f"Bearer {key}"} if key else {}), 422
+        )
         assert list(bad["errors"]) == [f"players[{index}]"]
         assert str(dee) in bad["errors"][f"players[{index}]"][0]
     assert api.get(f"/leagues/{league_id}")["games"] == 0
@@ -1142,11 +1358,21 @@ def test_a_game_in_a_league_needs_three_members_and_members_can_be_added(api: Ap
     assert added["members"] == [ann, bob, cy, dee]
     again = api.write("POST", f"/leagues/{league_id}/members", {"players": [dee]}, key, status=200)
     assert again["members"] == [ann, bob, cy, dee]  # adding a member twice changes nothing
-    bad = problem(api.client.post(f"{BASE}/leagues/{league_id}/members", json={"players": [dee, 2147483647]},
-                                  headers={"Authorization": f"Bearer {key}"} if key else {}), 422)
+    bad = problem(
+        api.client.post(
+            f"{BASE}/leagues/{league_id}/members",
+            json={"players": [dee, 2147483647]},
+            headers={"Authorization": f"Bearer {key}"} if key else {},
+        ),
+        422,
+    )
     assert list(bad["errors"]) == ["players[1]"]
-    game = api.write("POST", "/games", {"players": [ann, bob, dee], "league_id": league_id,
-                                        "roles": {"box": ann, "captain": bob, "sitter": dee}}, key)
+    game = api.write(
+        "POST",
+        "/games",
+        {"players": [ann, bob, dee], "league_id": league_id, "roles": {"box": ann, "captain": bob, "sitter": dee}},
+        key,
+    )
     assert game["league_id"] == league_id
     assert api.get(f"/leagues/{league_id}")["games"] == 1
     assert {r["player_id"]: r["games_played"] for r in api.standings(league_id)} == {ann: 1, bob: 1, cy: 0, dee: 1}
@@ -1161,8 +1387,13 @@ def test_an_unknown_league_is_404_and_an_unknown_league_id_in_a_game_is_422(api:
     for path in ("", "/standings", f"/head-to-head?a={ann}&b={bob}", "/games", "/export", "/export.csv"):
         problem(api.client.get(f"{BASE}/leagues/{missing}{path}"), 404)
     problem(api.client.post(f"{BASE}/leagues/{missing}/members", json={"players": [ann]}), 404)
-    bad = problem(api.client.post(f"{BASE}/games", json={"players": [ann, bob, cy], "league_id": missing,
-                                                         "roles": {"box": ann, "captain": bob, "sitter": cy}}), 422)
+    bad = problem(
+        api.client.post(
+            f"{BASE}/games",
+            json={"players": [ann, bob, cy], "league_id": missing, "roles": {"box": ann, "captain": bob, "sitter": cy}},
+        ),
+        422,
+    )
     assert list(bad["errors"]) == ["league_id"]
     assert api.total("/games") == 0
 
@@ -1186,11 +1417,14 @@ def test_the_leagues_running_books_equal_a_count_from_the_games(api: Api, interl
     entry = list(range(len(LEAGUE)))[::-1] if interleave else None
     built = build(api, LEAGUE, entry=entry, interleave=interleave)
     books = sorted(api.standings(built.id), key=lambda r: r["player_id"])
-    counted = sorted(api.standings(built.id, **{"from": "1900-01-01T00:00:00Z", "to": "2999-01-01T00:00:00Z"}),
-                     key=lambda r: r["player_id"])
+    counted = sorted(
+        api.standings(built.id, **{"from": "1900-01-01T00:00:00Z", "to": "2999-01-01T00:00:00Z"}),
+        key=lambda r: r["player_id"],
+    )
     assert books == counted
     expected = tally(built.games, list(NAMES))
     for row in books:
         initial = built.initials[row["player_id"]]
         assert {k: row[k] for k in (*COUNTED, "current_streak", "longest_streak")} == {
-            k: expected[initial][k] for k in (*COUNTED, "current_streak", "longest_streak")}
+            k: expected[initial][k] for k in (*COUNTED, "current_streak", "longest_streak")
+        }

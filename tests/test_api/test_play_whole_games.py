@@ -30,14 +30,28 @@ from tests.test_api.conftest import (
 
 
 def counts_ruling(outcome: str, scorer: str, points: int, knocker: int, defender: int) -> dict[str, Any]:
-    return {"outcome": outcome, "scorer": scorer, "points": points,
-            "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker},
-            "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": defender}}
+    return {
+        "outcome": outcome,
+        "scorer": scorer,
+        "points": points,
+        "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker},
+        "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": defender},
+    }
 
 
-def play(api, game_id: int, body: dict[str, Any], *, number: int, seating: dict[str, int],
-         ruling: dict[str, Any], scores: dict[str, int], roles: dict[str, int] | None,
-         winner: int | None = None, out_of_turn: list[int] | None = None) -> dict[str, Any]:
+def play(
+    api,
+    game_id: int,
+    body: dict[str, Any],
+    *,
+    number: int,
+    seating: dict[str, int],
+    ruling: dict[str, Any],
+    scores: dict[str, int],
+    roles: dict[str, int] | None,
+    winner: int | None = None,
+    out_of_turn: list[int] | None = None,
+) -> dict[str, Any]:
     """Record one hand and check the hand and the game after it, exactly."""
     before = api.game(game_id)
     hand = api.record(game_id, body)
@@ -86,35 +100,108 @@ def test_r9_r11_r20_a_game_from_a_cut_played_by_cards_to_a_winner(api, table):
     assert (game["hands_played"], game["version"]) == (0, 1)
 
     # 1. (b, c, a): box Bob goes gin, 34 -> b 34. Box won: b stays, c and a swap.
-    play(api, g, by_cards("box", *GIN_34), number=1, seating=seats(b, c, a), ruling=GIN_34_RULING,
-         scores=scores(0, 34, 0), roles=seats(b, a, c))
+    play(
+        api,
+        g,
+        by_cards("box", *GIN_34),
+        number=1,
+        seating=seats(b, c, a),
+        ruling=GIN_34_RULING,
+        scores=scores(0, 34, 0),
+        roles=seats(b, a, c),
+    )
     # 2. (b, a, c): captain Ann knocks, 10 -> a 10. Box lost: b sits, a box, c captain.
-    play(api, g, by_cards("captain", *KNOCK_10), number=2, seating=seats(b, a, c), ruling=KNOCK_10_RULING,
-         scores=scores(10, 34, 0), roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        by_cards("captain", *KNOCK_10),
+        number=2,
+        seating=seats(b, a, c),
+        ruling=KNOCK_10_RULING,
+        scores=scores(10, 34, 0),
+        roles=seats(a, c, b),
+    )
     # 3. (a, c, b): box Ann knocks and is undercut, 20 to captain Cy. Box lost: a sits, c box, b captain.
-    play(api, g, by_cards("box", *UNDERCUT_20), number=3, seating=seats(a, c, b), ruling=UNDERCUT_20_RULING,
-         scores=scores(10, 34, 20), roles=seats(c, b, a))
+    play(
+        api,
+        g,
+        by_cards("box", *UNDERCUT_20),
+        number=3,
+        seating=seats(a, c, b),
+        ruling=UNDERCUT_20_RULING,
+        scores=scores(10, 34, 20),
+        roles=seats(c, b, a),
+    )
     # 4. (c, b, a): captain Bob knocks, 6 after layoffs -> b 40. Box lost: c sits, b box, a captain.
-    play(api, g, by_cards("captain", *KNOCK_6), number=4, seating=seats(c, b, a), ruling=KNOCK_6_RULING,
-         scores=scores(10, 40, 20), roles=seats(b, a, c))
+    play(
+        api,
+        g,
+        by_cards("captain", *KNOCK_6),
+        number=4,
+        seating=seats(c, b, a),
+        ruling=KNOCK_6_RULING,
+        scores=scores(10, 40, 20),
+        roles=seats(b, a, c),
+    )
     # 5. (b, a, c): box Bob gin 34 -> b 74. Box won: a and c swap.
-    play(api, g, by_cards("box", *GIN_34), number=5, seating=seats(b, a, c), ruling=GIN_34_RULING,
-         scores=scores(10, 74, 20), roles=seats(b, c, a))
+    play(
+        api,
+        g,
+        by_cards("box", *GIN_34),
+        number=5,
+        seating=seats(b, a, c),
+        ruling=GIN_34_RULING,
+        scores=scores(10, 74, 20),
+        roles=seats(b, c, a),
+    )
     # 6. (b, c, a): captain Cy gin 34 -> c 54. Box lost: b sits, c box, a captain.
-    play(api, g, by_cards("captain", *GIN_34), number=6, seating=seats(b, c, a), ruling=GIN_34_RULING,
-         scores=scores(10, 74, 54), roles=seats(c, a, b))
+    play(
+        api,
+        g,
+        by_cards("captain", *GIN_34),
+        number=6,
+        seating=seats(b, c, a),
+        ruling=GIN_34_RULING,
+        scores=scores(10, 74, 54),
+        roles=seats(c, a, b),
+    )
     # 7. (c, a, b): box Cy undercut, 20 to captain Ann -> a 30. Box lost: c sits, a box, b captain.
-    play(api, g, by_cards("box", *UNDERCUT_20), number=7, seating=seats(c, a, b), ruling=UNDERCUT_20_RULING,
-         scores=scores(30, 74, 54), roles=seats(a, b, c))
+    play(
+        api,
+        g,
+        by_cards("box", *UNDERCUT_20),
+        number=7,
+        seating=seats(c, a, b),
+        ruling=UNDERCUT_20_RULING,
+        scores=scores(30, 74, 54),
+        roles=seats(a, b, c),
+    )
     # 8. (a, b, c): captain Bob gin 34 -> b 108 >= 100: Bob wins (R20), no roles any more.
-    play(api, g, by_cards("captain", *GIN_34), number=8, seating=seats(a, b, c), ruling=GIN_34_RULING,
-         scores=scores(30, 108, 54), roles=None, winner=b)
+    play(
+        api,
+        g,
+        by_cards("captain", *GIN_34),
+        number=8,
+        seating=seats(a, b, c),
+        ruling=GIN_34_RULING,
+        scores=scores(30, 108, 54),
+        roles=None,
+        winner=b,
+    )
 
     assert_game_is_over(api, g, b)
     hands = api.hands(g)
     assert [h["number"] for h in hands] == list(range(1, 9))
-    assert [h["seating"] for h in hands] == [seats(b, c, a), seats(b, a, c), seats(a, c, b), seats(c, b, a),
-                                             seats(b, a, c), seats(b, c, a), seats(c, a, b), seats(a, b, c)]
+    assert [h["seating"] for h in hands] == [
+        seats(b, c, a),
+        seats(b, a, c),
+        seats(a, c, b),
+        seats(c, b, a),
+        seats(b, a, c),
+        seats(b, c, a),
+        seats(c, a, b),
+        seats(a, b, c),
+    ]
     assert [h["ruling"]["points"] for h in hands] == [34, 10, 20, 6, 34, 34, 20, 34]
     assert [(h["status"], h["winner"], h["roles"]) for h in hands] == [("finished", b, None)] * 8  # the game's now
     assert [h["mode"] for h in hands] == ["cards"] * 8
@@ -127,20 +214,61 @@ def test_r25_a_game_recorded_by_counts_to_a_winner(api, table):
     scores = table.scores
     g = api.new_game(table.ids, roles=seats(a, b, c))["id"]
     # 1. (a, b, c): box Ann 3 vs 60: knock, 57. Box won -> (a, c, b).
-    play(api, g, by_counts("box", 3, 60), number=1, seating=seats(a, b, c),
-         ruling=counts_ruling("knock", "knocker", 57, 3, 60), scores=scores(57, 0, 0), roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        by_counts("box", 3, 60),
+        number=1,
+        seating=seats(a, b, c),
+        ruling=counts_ruling("knock", "knocker", 57, 3, 60),
+        scores=scores(57, 0, 0),
+        roles=seats(a, c, b),
+    )
     # 2. (a, c, b): captain Cy 0 vs 12: gin, 12 + 25 = 37. Box lost -> (c, b, a).
-    play(api, g, by_counts("captain", 0, 12), number=2, seating=seats(a, c, b),
-         ruling=counts_ruling("gin", "knocker", 37, 0, 12), scores=scores(57, 0, 37), roles=seats(c, b, a))
+    play(
+        api,
+        g,
+        by_counts("captain", 0, 12),
+        number=2,
+        seating=seats(a, c, b),
+        ruling=counts_ruling("gin", "knocker", 37, 0, 12),
+        scores=scores(57, 0, 37),
+        roles=seats(c, b, a),
+    )
     # 3. (c, b, a): box Cy 5 vs 5: equal is an undercut (R17), 10 to captain Bob. Box lost -> (b, a, c).
-    play(api, g, by_counts("box", 5, 5), number=3, seating=seats(c, b, a),
-         ruling=counts_ruling("undercut", "defender", 10, 5, 5), scores=scores(57, 10, 37), roles=seats(b, a, c))
+    play(
+        api,
+        g,
+        by_counts("box", 5, 5),
+        number=3,
+        seating=seats(c, b, a),
+        ruling=counts_ruling("undercut", "defender", 10, 5, 5),
+        scores=scores(57, 10, 37),
+        roles=seats(b, a, c),
+    )
     # 4. (b, a, c): captain Ann 7 vs 3: undercut, 10 + 4 = 14 to box Bob. Box won -> (b, c, a).
-    play(api, g, by_counts("captain", 7, 3), number=4, seating=seats(b, a, c),
-         ruling=counts_ruling("undercut", "defender", 14, 7, 3), scores=scores(57, 24, 37), roles=seats(b, c, a))
+    play(
+        api,
+        g,
+        by_counts("captain", 7, 3),
+        number=4,
+        seating=seats(b, a, c),
+        ruling=counts_ruling("undercut", "defender", 14, 7, 3),
+        scores=scores(57, 24, 37),
+        roles=seats(b, c, a),
+    )
     # 5. (b, c, a): captain Cy 10 vs 100 (both at their R25 limits): knock, 90 -> c 127, Cy wins.
-    play(api, g, by_counts("captain", 10, 100), number=5, seating=seats(b, c, a),
-         ruling=counts_ruling("knock", "knocker", 90, 10, 100), scores=scores(57, 24, 127), roles=None, winner=c)
+    play(
+        api,
+        g,
+        by_counts("captain", 10, 100),
+        number=5,
+        seating=seats(b, c, a),
+        ruling=counts_ruling("knock", "knocker", 90, 10, 100),
+        scores=scores(57, 24, 127),
+        roles=None,
+        winner=c,
+    )
     assert_game_is_over(api, g, c)
     assert [h["mode"] for h in api.hands(g)] == ["counts"] * 5
 
@@ -150,32 +278,89 @@ def test_r12_draws_are_hands_that_keep_the_roles_and_score_nothing(api, table):
     scores = table.scores
     g = api.new_game(table.ids, roles=seats(b, c, a))["id"]
     # 1. draw: nobody scores, the same seating again.
-    hand = play(api, g, DRAW, number=1, seating=seats(b, c, a), ruling=DRAW_RULING, scores=scores(0, 0, 0),
-                roles=seats(b, c, a))
+    hand = play(
+        api, g, DRAW, number=1, seating=seats(b, c, a), ruling=DRAW_RULING, scores=scores(0, 0, 0), roles=seats(b, c, a)
+    )
     assert (hand["mode"], hand["knocker"], hand["discard"]) == ("draw", None, None)
     # 2. (b, c, a): box Bob 2 vs 52: 50. Box won -> (b, a, c).
-    play(api, g, by_counts("box", 2, 52), number=2, seating=seats(b, c, a),
-         ruling=counts_ruling("knock", "knocker", 50, 2, 52), scores=scores(0, 50, 0), roles=seats(b, a, c))
+    play(
+        api,
+        g,
+        by_counts("box", 2, 52),
+        number=2,
+        seating=seats(b, c, a),
+        ruling=counts_ruling("knock", "knocker", 50, 2, 52),
+        scores=scores(0, 50, 0),
+        roles=seats(b, a, c),
+    )
     # 3., 4. two draws in a row: roles stay (b, a, c).
-    play(api, g, DRAW, number=3, seating=seats(b, a, c), ruling=DRAW_RULING, scores=scores(0, 50, 0),
-         roles=seats(b, a, c))
-    play(api, g, DRAW, number=4, seating=seats(b, a, c), ruling=DRAW_RULING, scores=scores(0, 50, 0),
-         roles=seats(b, a, c))
+    play(
+        api,
+        g,
+        DRAW,
+        number=3,
+        seating=seats(b, a, c),
+        ruling=DRAW_RULING,
+        scores=scores(0, 50, 0),
+        roles=seats(b, a, c),
+    )
+    play(
+        api,
+        g,
+        DRAW,
+        number=4,
+        seating=seats(b, a, c),
+        ruling=DRAW_RULING,
+        scores=scores(0, 50, 0),
+        roles=seats(b, a, c),
+    )
     # 5. (b, a, c): captain Ann 1 vs 21: 20. Box lost -> (a, c, b).
-    play(api, g, by_counts("captain", 1, 21), number=5, seating=seats(b, a, c),
-         ruling=counts_ruling("knock", "knocker", 20, 1, 21), scores=scores(20, 50, 0), roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        by_counts("captain", 1, 21),
+        number=5,
+        seating=seats(b, a, c),
+        ruling=counts_ruling("knock", "knocker", 20, 1, 21),
+        scores=scores(20, 50, 0),
+        roles=seats(a, c, b),
+    )
     # 6. draw -> (a, c, b).
-    play(api, g, DRAW, number=6, seating=seats(a, c, b), ruling=DRAW_RULING, scores=scores(20, 50, 0),
-         roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        DRAW,
+        number=6,
+        seating=seats(a, c, b),
+        ruling=DRAW_RULING,
+        scores=scores(20, 50, 0),
+        roles=seats(a, c, b),
+    )
     # 7. (a, c, b): captain Cy 5 vs 4: undercut, 10 + 1 = 11 to box Ann. Box won -> (a, b, c).
-    play(api, g, by_counts("captain", 5, 4), number=7, seating=seats(a, c, b),
-         ruling=counts_ruling("undercut", "defender", 11, 5, 4), scores=scores(31, 50, 0), roles=seats(a, b, c))
+    play(
+        api,
+        g,
+        by_counts("captain", 5, 4),
+        number=7,
+        seating=seats(a, c, b),
+        ruling=counts_ruling("undercut", "defender", 11, 5, 4),
+        scores=scores(31, 50, 0),
+        roles=seats(a, b, c),
+    )
     # 8. (a, b, c): captain Bob gin 0 vs 25: 50 -> b exactly 100: reaching the target wins (R20).
-    play(api, g, by_counts("captain", 0, 25), number=8, seating=seats(a, b, c),
-         ruling=counts_ruling("gin", "knocker", 50, 0, 25), scores=scores(31, 100, 0), roles=None, winner=b)
+    play(
+        api,
+        g,
+        by_counts("captain", 0, 25),
+        number=8,
+        seating=seats(a, b, c),
+        ruling=counts_ruling("gin", "knocker", 50, 0, 25),
+        scores=scores(31, 100, 0),
+        roles=None,
+        winner=b,
+    )
     assert_game_is_over(api, g, b)
-    assert [h["mode"] for h in api.hands(g)] == ["draw", "counts", "draw", "draw", "counts", "draw", "counts",
-                                                 "counts"]
+    assert [h["mode"] for h in api.hands(g)] == ["draw", "counts", "draw", "draw", "counts", "draw", "counts", "counts"]
 
 
 def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, table):
@@ -184,11 +369,27 @@ def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, tabl
     base = "/api/v1/games/{}/hands/{}"
     g = api.new_game(table.ids, roles=seats(a, b, c), rules={"target_score": 50})["id"]
     # 1. (a, b, c): box Ann 2 vs 32: 30. -> (a, c, b).
-    play(api, g, by_counts("box", 2, 32), number=1, seating=seats(a, b, c),
-         ruling=counts_ruling("knock", "knocker", 30, 2, 32), scores=scores(30, 0, 0), roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        by_counts("box", 2, 32),
+        number=1,
+        seating=seats(a, b, c),
+        ruling=counts_ruling("knock", "knocker", 30, 2, 32),
+        scores=scores(30, 0, 0),
+        roles=seats(a, c, b),
+    )
     # 2. (a, c, b): captain Cy 4 vs 14: 10. -> (c, b, a).
-    play(api, g, by_counts("captain", 4, 14), number=2, seating=seats(a, c, b),
-         ruling=counts_ruling("knock", "knocker", 10, 4, 14), scores=scores(30, 0, 10), roles=seats(c, b, a))
+    play(
+        api,
+        g,
+        by_counts("captain", 4, 14),
+        number=2,
+        seating=seats(a, c, b),
+        ruling=counts_ruling("knock", "knocker", 10, 4, 14),
+        scores=scores(30, 0, 10),
+        roles=seats(c, b, a),
+    )
 
     # Only the last hand can be undone; a hand that does not exist is 404.
     before = api.game(g)
@@ -207,8 +408,17 @@ def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, tabl
     assert [h["number"] for h in api.hands(g)] == [1]
 
     # 2 again. (a, c, b): box Ann gin 0 vs 0: 25 -> a 55 >= 50: Ann wins.
-    play(api, g, by_counts("box", 0, 0), number=2, seating=seats(a, c, b),
-         ruling=counts_ruling("gin", "knocker", 25, 0, 0), scores=scores(55, 0, 0), roles=None, winner=a)
+    play(
+        api,
+        g,
+        by_counts("box", 0, 0),
+        number=2,
+        seating=seats(a, c, b),
+        ruling=counts_ruling("gin", "knocker", 25, 0, 0),
+        scores=scores(55, 0, 0),
+        roles=None,
+        winner=a,
+    )
     assert_game_is_over(api, g, a)
 
     # Undoing the winning hand un-finishes the game.
@@ -217,8 +427,16 @@ def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, tabl
     assert (game["status"], game["winner"], game["roles"]) == ("in_progress", None, seats(a, c, b))
     assert (game["hands_played"], game["scores"]) == (1, scores(30, 0, 0))
     assert api.hand(g, 1)["status"] == "in_progress"
-    play(api, g, DRAW, number=2, seating=seats(a, c, b), ruling=DRAW_RULING, scores=scores(30, 0, 0),
-         roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        DRAW,
+        number=2,
+        seating=seats(a, c, b),
+        ruling=DRAW_RULING,
+        scores=scores(30, 0, 0),
+        roles=seats(a, c, b),
+    )
 
     # Undo everything: back to the first roles; then there is nothing left to undo.
     api.undo(g, 2)
@@ -244,8 +462,12 @@ def played(api, table) -> dict[str, Any]:
     """
     a, b, c = table.ann, table.bob, table.cy
     g = api.new_game(table.ids, roles=seats(a, b, c))["id"]
-    for body in (by_counts("captain", 3, 23), by_counts("captain", 0, 15), by_counts("box", 4, 14),
-                 by_counts("captain", 0, 55)):
+    for body in (
+        by_counts("captain", 3, 23),
+        by_counts("captain", 0, 15),
+        by_counts("box", 4, 14),
+        by_counts("captain", 0, 55),
+    ):
         api.record(g, body)
     game = api.game(g)
     assert (game["status"], game["winner"], game["scores"]) == ("finished", b, table.scores(0, 100, 50))
@@ -286,14 +508,26 @@ def test_r26_correcting_an_early_hand_changes_scores_and_winner_and_marks_later_
     assert [h["scores"] for h in hands] == [scores(20, 0, 0), scores(20, 0, 40), scores(20, 0, 50), scores(20, 80, 50)]
     for later, before in zip(hands[1:], original[1:], strict=True):  # R26: later rulings stand
         assert (later["ruling"], later["input"], later["knocker"]) == (
-            before["ruling"], before["input"], before["knocker"])
+            before["ruling"],
+            before["input"],
+            before["knocker"],
+        )
         assert later["corrected_at"] is None
     assert hands[3]["status"] == "in_progress" and hands[3]["winner"] is None
 
     # 5. (b, a, c): captain Ann gin 0 vs 55: 80 -> a 100: Ann wins where Bob had won.
-    play(api, g, by_counts("captain", 0, 55), number=5, seating=seats(b, a, c),
-         ruling=counts_ruling("gin", "knocker", 80, 0, 55), scores=scores(100, 80, 50), roles=None, winner=a,
-         out_of_turn=[2])
+    play(
+        api,
+        g,
+        by_counts("captain", 0, 55),
+        number=5,
+        seating=seats(b, a, c),
+        ruling=counts_ruling("gin", "knocker", 80, 0, 55),
+        scores=scores(100, 80, 50),
+        roles=None,
+        winner=a,
+        out_of_turn=[2],
+    )
     assert_game_is_over(api, g, a)
 
 
@@ -365,7 +599,7 @@ def test_r26_a_correction_by_cards_is_rejudged_with_the_hands_own_seating(api, t
     a, b, c = table.ann, table.bob, table.cy
     scores = table.scores
     g = api.new_game(table.ids, roles=seats(a, b, c))["id"]
-    api.record(g, by_cards("box", *KNOCK_10))     # 1. (a, b, c): a 10 -> (a, c, b)
+    api.record(g, by_cards("box", *KNOCK_10))  # 1. (a, b, c): a 10 -> (a, c, b)
     api.record(g, by_cards("captain", *KNOCK_6))  # 2. (a, c, b): c 6 -> (c, b, a)
     # Hand 1 was really an undercut of box Ann: captain Bob scores 20 -> hand 2 should have been (b, c, a).
     hand1 = api.correct(g, 1, by_cards("box", *UNDERCUT_20))
@@ -377,8 +611,7 @@ def test_r26_a_correction_by_cards_is_rejudged_with_the_hands_own_seating(api, t
     assert game["out_of_turn"] == [2]
     assert game["roles"] == seats(c, b, a)  # from hand 2 as played: captain Cy won from (a, c, b)
     hand2 = api.hand(g, 2)
-    assert (hand2["seating"], hand2["seating_follows"], hand2["ruling"]) == (seats(a, c, b), False,
-                                                                              KNOCK_6_RULING)
+    assert (hand2["seating"], hand2["seating_follows"], hand2["ruling"]) == (seats(a, c, b), False, KNOCK_6_RULING)
     # A correction into a draw: hand 1 scores nothing and keeps the roles (R12); hand 2 is still out of turn.
     api.correct(g, 1, DRAW)
     game = api.game(g)
@@ -392,20 +625,44 @@ def test_rule_options_make_short_games_and_zero_points_still_win_the_hand(api, t
     g = api.new_game(table.ids, roles=seats(a, b, c), rules={"target_score": 10, "gin_bonus": 20})["id"]
     response = api.client.patch(f"/api/v1/games/{g}", json={"rules": {"undercut_bonus": 0}})
     assert response.status_code == 200
-    assert response.get_json()["rules"] == {"gin_bonus": 20, "undercut_bonus": 0, "knock_limit": 10,
-                                            "target_score": 10}
+    assert response.get_json()["rules"] == {"gin_bonus": 20, "undercut_bonus": 0, "knock_limit": 10, "target_score": 10}
     # 1. (a, b, c): box Ann 5 vs 5: undercut worth 0 + 0 = 0, but captain Bob won the hand (R11):
     #    box lost -> (b, c, a).
-    play(api, g, by_counts("box", 5, 5), number=1, seating=seats(a, b, c),
-         ruling=counts_ruling("undercut", "defender", 0, 5, 5), scores=scores(0, 0, 0), roles=seats(b, c, a))
+    play(
+        api,
+        g,
+        by_counts("box", 5, 5),
+        number=1,
+        seating=seats(a, b, c),
+        ruling=counts_ruling("undercut", "defender", 0, 5, 5),
+        scores=scores(0, 0, 0),
+        roles=seats(b, c, a),
+    )
     details = problem(api.client.patch(f"/api/v1/games/{g}", json={"rules": {"target_score": 100}}), 409)
     assert "first hand" in details["detail"]
     # 2. (b, c, a): box Bob 6 vs 9: 3. Box won -> (b, a, c).
-    play(api, g, by_counts("box", 6, 9), number=2, seating=seats(b, c, a),
-         ruling=counts_ruling("knock", "knocker", 3, 6, 9), scores=scores(0, 3, 0), roles=seats(b, a, c))
+    play(
+        api,
+        g,
+        by_counts("box", 6, 9),
+        number=2,
+        seating=seats(b, c, a),
+        ruling=counts_ruling("knock", "knocker", 3, 6, 9),
+        scores=scores(0, 3, 0),
+        roles=seats(b, a, c),
+    )
     # 3. (b, a, c): captain Ann gin 0 vs 0 with gin_bonus 20: 20 >= 10 -> Ann wins.
-    play(api, g, by_counts("captain", 0, 0), number=3, seating=seats(b, a, c),
-         ruling=counts_ruling("gin", "knocker", 20, 0, 0), scores=scores(20, 3, 0), roles=None, winner=a)
+    play(
+        api,
+        g,
+        by_counts("captain", 0, 0),
+        number=3,
+        seating=seats(b, a, c),
+        ruling=counts_ruling("gin", "knocker", 20, 0, 0),
+        scores=scores(20, 3, 0),
+        roles=None,
+        winner=a,
+    )
     assert_game_is_over(api, g, a)
     assert api.game(g)["rules"]["target_score"] == 10
 
@@ -420,5 +677,13 @@ def test_r14_knock_limit_option_bounds_counts_and_card_knocks_in_a_game(api, tab
     assert details["rule"] == "R14"
     assert api.game(g) == before
     # Only gin ends a hand: box Ann gin by cards, 34.
-    play(api, g, by_cards("box", *GIN_34), number=1, seating=seats(a, b, c), ruling=GIN_34_RULING,
-         scores=table.scores(34, 0, 0), roles=seats(a, c, b))
+    play(
+        api,
+        g,
+        by_cards("box", *GIN_34),
+        number=1,
+        seating=seats(a, b, c),
+        ruling=GIN_34_RULING,
+        scores=table.scores(34, 0, 0),
+        roles=seats(a, c, b),
+    )

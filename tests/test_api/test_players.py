@@ -26,13 +26,16 @@ def test_a_player_reads_back_by_id(client, players):
     assert len({ann, bob, cy}) == 3
 
 
-@pytest.mark.parametrize(("given", "stored"), [
-    ("  Ann  ", "Ann"),
-    ("\tBob\n", "Bob"),
-    ("Cy Young", "Cy Young"),
-    ("Zoë ♥", "Zoë ♥"),
-    ("x" * 100, "x" * 100),
-])
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("  Ann  ", "Ann"),
+        ("\tBob\n", "Bob"),
+        ("Cy Young", "Cy Young"),
+        ("Zoë ♥", "Zoë ♥"),
+        ("x" * 100, "x" * 100),
+    ],
+)
 def test_names_are_trimmed_and_kept_otherwise_as_given(client, given, stored):
     response = client.post(PLAYERS, json={"name": given})
     assert response.status_code == 201
@@ -40,17 +43,20 @@ def test_names_are_trimmed_and_kept_otherwise_as_given(client, given, stored):
     assert client.get(response.headers["Location"]).get_json()["name"] == stored
 
 
-@pytest.mark.parametrize(("name", "why"), [
-    ("", "Length must be between 1 and 100"),
-    ("   ", "Length must be between 1 and 100"),
-    ("x" * 101, "Length must be between 1 and 100"),
-    ("An\x00n", "control characters"),
-    ("Ann\x07", "control characters"),
-    ("A\x1bnn", "control characters"),
-    ("Ann\x7f", "control characters"),
-    ("An\u0085n", "control characters"),
-    ("Ann\nBob", "control characters"),
-])
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("", "Length must be between 1 and 100"),
+        ("   ", "Length must be between 1 and 100"),
+        ("x" * 101, "Length must be between 1 and 100"),
+        ("An\x00n", "control characters"),
+        ("Ann\x07", "control characters"),
+        ("A\x1bnn", "control characters"),
+        ("Ann\x7f", "control characters"),
+        ("An\u0085n", "control characters"),
+        ("Ann\nBob", "control characters"),
+    ],
+)
 def test_bad_names_are_422_and_create_nobody(client, players, name, why):
     body = problem(client.post(PLAYERS, json={"name": name}), 422)
     assert list(body["errors"]) == ["name"]

@@ -36,8 +36,12 @@ def knock(api, text: str, **extra):
 def test_r14_ten_cards_within_the_limit_can_knock(api):
     # Sets or runs both leave KC; the canonical order (R3) lists the runs first.
     assert knock(api, KNOCK_10[0]) == {
-        "valid": True, "deadwood_count": 10, "melds": melds("4S 5S 6S | 4H 5H 6H | 4D 5D 6D"),
-        "deadwood": ["KC"], "discard": None}
+        "valid": True,
+        "deadwood_count": 10,
+        "melds": melds("4S 5S 6S | 4H 5H 6H | 4D 5D 6D"),
+        "deadwood": ["KC"],
+        "discard": None,
+    }
 
 
 def test_r14_gin_is_a_valid_knock_with_no_deadwood(api):
@@ -48,14 +52,23 @@ def test_r14_gin_is_a_valid_knock_with_no_deadwood(api):
 
 def test_r14_eleven_cards_the_referee_picks_the_best_discard(api):
     assert knock(api, COUNTEREXAMPLE) == {
-        "valid": True, "deadwood_count": 9, "melds": melds("3S 4S 5S 6S | 4H 5H 6H"),
-        "deadwood": ["2H", "2D", "5D"], "discard": "6C"}
+        "valid": True,
+        "deadwood_count": 9,
+        "melds": melds("3S 4S 5S 6S | 4H 5H 6H"),
+        "deadwood": ["2H", "2D", "5D"],
+        "discard": "6C",
+    }
 
 
 def test_r14_eleven_cards_with_the_discard_given_are_judged_on_the_other_ten(api):
     verdict = knock(api, COUNTEREXAMPLE, discard="5d")
-    assert verdict == {"valid": True, "deadwood_count": 10, "melds": melds("3S 4S 5S 6S | 4H 5H 6H"),
-                       "deadwood": ["2H", "2D", "6C"], "discard": "5D"}
+    assert verdict == {
+        "valid": True,
+        "deadwood_count": 10,
+        "melds": melds("3S 4S 5S 6S | 4H 5H 6H"),
+        "deadwood": ["2H", "2D", "6C"],
+        "discard": "5D",
+    }
     # Discarding 2H leaves 2D 5D 6C = 13: no arrangement of those ten is legal.
     verdict = knock(api, COUNTEREXAMPLE, discard="2H")
     assert (verdict["valid"], verdict["deadwood_count"], verdict["discard"]) == (False, 13, "2H")
@@ -70,11 +83,16 @@ def test_r14_ten_cards_with_a_discard_keep_the_discard(api):
 def test_r14_an_over_limit_declared_knock_is_a_ruling_with_the_legal_arrangement(api):
     verdict = knock(api, GIN_34[0], melds=melds("AS 2S 3S"))
     assert verdict == {
-        "valid": False, "deadwood_count": 49, "melds": melds("AS 2S 3S"),
-        "deadwood": cards("4S 5S 6S 7S 8S 9S 10S"), "discard": None,
-        "reason": "the declared melds leave deadwood 49, over the knock limit of 10", "rule": "R14",
+        "valid": False,
+        "deadwood_count": 49,
+        "melds": melds("AS 2S 3S"),
+        "deadwood": cards("4S 5S 6S 7S 8S 9S 10S"),
+        "discard": None,
+        "reason": "the declared melds leave deadwood 49, over the knock limit of 10",
+        "rule": "R14",
         "legal_arrangement": {"melds": [cards(GIN_34[0])], "deadwood": [], "deadwood_count": 0},
-        "better": {"melds": [cards(GIN_34[0])], "deadwood": [], "deadwood_count": 0}}
+        "better": {"melds": [cards(GIN_34[0])], "deadwood": [], "deadwood_count": 0},
+    }
 
 
 def test_r14_with_no_arrangement_within_the_limit_the_legal_arrangement_is_null(api):
@@ -89,9 +107,13 @@ def test_r14_with_no_arrangement_within_the_limit_the_legal_arrangement_is_null(
 def test_r22_a_declared_arrangement_within_the_limit_stands_and_the_better_one_is_shown(api):
     verdict = knock(api, GIN_34[0], melds=melds("AS 2S 3S 4S 5S 6S 7S 8S 9S"))
     assert verdict == {
-        "valid": True, "deadwood_count": 10, "melds": melds("AS 2S 3S 4S 5S 6S 7S 8S 9S"),
-        "deadwood": ["10S"], "discard": None,
-        "better": {"melds": [cards(GIN_34[0])], "deadwood": [], "deadwood_count": 0}}
+        "valid": True,
+        "deadwood_count": 10,
+        "melds": melds("AS 2S 3S 4S 5S 6S 7S 8S 9S"),
+        "deadwood": ["10S"],
+        "discard": None,
+        "better": {"melds": [cards(GIN_34[0])], "deadwood": [], "deadwood_count": 0},
+    }
 
 
 def test_r14_the_knock_limit_option_applies(api):
@@ -102,16 +124,25 @@ def test_r14_the_knock_limit_option_applies(api):
     assert knock(api, GIN_34[0], rules={"knock_limit": 0})["valid"] is True
 
 
-@pytest.mark.parametrize(("body", "field", "words"), [
-    ({"cards": cards("AS 2S 3S 4S 5S 6S 7S 8S 9S")}, "cards", "has 9 cards"),
-    ({"cards": cards(COUNTEREXAMPLE + " KD")}, "cards", "has 12 cards"),
-    ({"cards": cards("AS 2S 3S 4S 5S 6S 7S 8S 9S as")}, "cards[9]", "AS appears twice"),
-    ({"cards": cards(KNOCK_10[0]), "discard": "KC"}, "discard", "KC appears twice"),
-    ({"cards": cards(COUNTEREXAMPLE), "discard": "KD"}, "discard", "KD is not one of the 11 cards"),
-    ({"cards": cards(KNOCK_10[0]), "melds": melds("4H 5H KC")}, "melds[0]", "is not a set (R4) or a run (R5)"),
-    ({"cards": cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS"), "melds": [cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS")]},
-     "melds", "name the discard"),
-])
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        ({"cards": cards("AS 2S 3S 4S 5S 6S 7S 8S 9S")}, "cards", "has 9 cards"),
+        ({"cards": cards(COUNTEREXAMPLE + " KD")}, "cards", "has 12 cards"),
+        ({"cards": cards("AS 2S 3S 4S 5S 6S 7S 8S 9S as")}, "cards[9]", "AS appears twice"),
+        ({"cards": cards(KNOCK_10[0]), "discard": "KC"}, "discard", "KC appears twice"),
+        ({"cards": cards(COUNTEREXAMPLE), "discard": "KD"}, "discard", "KD is not one of the 11 cards"),
+        ({"cards": cards(KNOCK_10[0]), "melds": melds("4H 5H KC")}, "melds[0]", "is not a set (R4) or a run (R5)"),
+        (
+            {
+                "cards": cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS"),
+                "melds": [cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS")],
+            },
+            "melds",
+            "name the discard",
+        ),
+    ],
+)
 def test_r21_r22_bad_knock_input_is_422_naming_the_field(api, body, field, words):
     details = problem(api.post(KNOCK, body), 422)
     assert list(details["errors"]) == [field]
@@ -146,10 +177,14 @@ def test_r14_an_illegal_declared_knock_is_422_citing_r14_with_the_legal_arrangem
     assert details["rule"] == "R14"
     assert details["title"] == "Rule R14"
     # 4S 5S 6S 4D 5D 6D KC = 40
-    assert details["errors"] == {"knocker_hand.melds": [
-        "the declared melds leave deadwood 40, over the knock limit of 10"]}
-    assert details["legal_arrangement"] == {"melds": melds("4S 5S 6S | 4H 5H 6H | 4D 5D 6D"),
-                                            "deadwood": ["KC"], "deadwood_count": 10}
+    assert details["errors"] == {
+        "knocker_hand.melds": ["the declared melds leave deadwood 40, over the knock limit of 10"]
+    }
+    assert details["legal_arrangement"] == {
+        "melds": melds("4S 5S 6S | 4H 5H 6H | 4D 5D 6D"),
+        "deadwood": ["KC"],
+        "deadwood_count": 10,
+    }
 
 
 def test_r14_an_illegal_undeclared_knock_is_422_with_a_null_legal_arrangement(api):
@@ -160,19 +195,23 @@ def test_r14_an_illegal_undeclared_knock_is_422_with_a_null_legal_arrangement(ap
 
 def test_r14_a_knock_over_a_lowered_knock_limit_is_422(api):
     # KNOCK_6's knocker keeps AS (1): over a knock limit of 0.
-    details = problem(api.post(HAND, {**by_cards("box", *KNOCK_6), "rules": {"knock_limit": 0}}), 422,
-                      RULES_TYPE + "R14")
+    details = problem(
+        api.post(HAND, {**by_cards("box", *KNOCK_6), "rules": {"knock_limit": 0}}), 422, RULES_TYPE + "R14"
+    )
     assert details["legal_arrangement"] is None
     assert "knock limit of 0" in details["detail"]
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"knocker_hand": {"cards": cards(KNOCK_10[0])}}, "defender_hand"),
-    ({"defender_hand": {"cards": cards(KNOCK_10[1])}}, "knocker_hand"),
-    ({**by_cards("box", *KNOCK_10), "knocker": "sitter"}, "knocker"),
-    ({**by_cards("box", *KNOCK_10), "rules": {"undercut_bonus": 101}}, "rules.undercut_bonus"),
-    ({**by_cards("box", *KNOCK_10), "knocker_deadwood_count": 3}, "knocker_deadwood_count"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"knocker_hand": {"cards": cards(KNOCK_10[0])}}, "defender_hand"),
+        ({"defender_hand": {"cards": cards(KNOCK_10[1])}}, "knocker_hand"),
+        ({**by_cards("box", *KNOCK_10), "knocker": "sitter"}, "knocker"),
+        ({**by_cards("box", *KNOCK_10), "rules": {"undercut_bonus": 101}}, "rules.undercut_bonus"),
+        ({**by_cards("box", *KNOCK_10), "knocker_deadwood_count": 3}, "knocker_deadwood_count"),
+    ],
+)
 def test_a_referee_hand_needs_both_hands_and_nothing_else(api, body, field):
     details = problem(api.post(HAND, body), 422)
     assert field in details["errors"]

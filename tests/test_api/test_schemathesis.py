@@ -35,8 +35,13 @@ from tests.test_api.conftest import DRAW, GIN_34, KNOCK_10, Api, by_cards, by_co
 
 pytestmark = pytest.mark.slow  # long property and fuzz runs: make test-slow, make check, CI
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          response_headers_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 
 
 # The schema is loaded eagerly (one test per operation, spread over xdist workers):
@@ -44,8 +49,9 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 # attribute '_nodeid'). Loading /openapi.json does not touch the database; the
 # database file lives in a directory that the fixture below creates and removes.
 DB_DIR = Path(tempfile.gettempdir()) / f"ginref-schemathesis-{os.getpid()}"
-APP = create_app({"TESTING": True, "RATELIMIT_ENABLED": False,
-                  "SQLALCHEMY_DATABASE_URI": f"sqlite:///{DB_DIR / 'ginref.sqlite3'}"})
+APP = create_app(
+    {"TESTING": True, "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{DB_DIR / 'ginref.sqlite3'}"}
+)
 APP.test_client_class = AutoClient  # seeds the data with keys and ETags; the fuzzed calls send none
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP)
 
@@ -100,7 +106,8 @@ def known_failures_seen(request: pytest.FixtureRequest) -> Iterator[list[str]]:
 @pytest.mark.parametrize("database", ["sqlite"])
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_every_operation_conforms_to_the_openapi_spec_and_never_errors(
-        case: schemathesis.Case, database: str, schemathesis_app: Flask, known_failures_seen: list[str]) -> None:
+    case: schemathesis.Case, database: str, schemathesis_app: Flask, known_failures_seen: list[str]
+) -> None:
     try:
         case.call_and_validate(checks=CHECKS)
     except FailureGroup as group:

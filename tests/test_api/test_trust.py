@@ -19,8 +19,7 @@ from tests.test_api.conftest import BACKENDS, _engine_options
 COUNTS = {"knocker": "box", "knocker_deadwood_count": 3, "defender_deadwood_count": 20}
 
 
-def _app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str,
-         **config: Any) -> Flask:
+def _app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str, **config: Any) -> Flask:
     app = create_app({"TESTING": True, **_engine_options(request, tmp_path_factory, request.param, name), **config})
     with app.app_context():
         db.create_all()
@@ -52,8 +51,7 @@ def key() -> str:
 
 def new_game(api: FlaskClient) -> tuple[int, dict[str, str], str]:
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
-    r = api.post("/api/v1/games", json={"players": ids, "roles": {"box": ids[0], "captain": ids[1],
-                                                                   "sitter": ids[2]}})
+    r = api.post("/api/v1/games", json={"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}})
     return r.get_json()["id"], {"Authorization": f"Bearer {r.get_json()['key']}"}, r.headers["ETag"]
 
 
@@ -84,10 +82,12 @@ def test_keys_are_scoped_by_credential_method_and_path(api: FlaskClient) -> None
     game, auth, etag = new_game(api)
     game2, auth2, etag2 = new_game(api)
     same = key()
-    a = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag,
-                                                                       "Idempotency-Key": same})
-    b = api.post(f"/api/v1/games/{game2}/hands", json=COUNTS, headers={**auth2, "If-Match": etag2,
-                                                                        "Idempotency-Key": same})
+    a = api.post(
+        f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag, "Idempotency-Key": same}
+    )
+    b = api.post(
+        f"/api/v1/games/{game2}/hands", json=COUNTS, headers={**auth2, "If-Match": etag2, "Idempotency-Key": same}
+    )
     assert a.status_code == b.status_code == 201
     assert "Idempotent-Replayed" not in b.headers
 
@@ -116,8 +116,7 @@ def test_hand_writes_need_if_match_428_and_a_stale_one_is_412_with_the_game(api:
     for method in ("put", "delete"):
         r = getattr(api, method)(f"/api/v1/games/{game}/hands/1", json=COUNTS, headers=auth)
         assert r.status_code == 428
-        r = getattr(api, method)(f"/api/v1/games/{game}/hands/1", json=COUNTS,
-                                 headers={**auth, "If-Match": etag})
+        r = getattr(api, method)(f"/api/v1/games/{game}/hands/1", json=COUNTS, headers={**auth, "If-Match": etag})
         assert r.status_code == 412
     assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
 
@@ -143,8 +142,10 @@ def test_writes_are_rate_limited_per_key_with_retry_after(limited: FlaskClient) 
 
 def test_made_up_keys_share_their_address_budget_and_valid_keys_have_their_own(limited: FlaskClient) -> None:
     ids = [limited.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob")]
-    game = limited.post("/api/v1/games", json={"players": [*ids, ids[0] + 99], "roles": {
-        "box": ids[0], "captain": ids[1], "sitter": ids[0] + 99}})
+    game = limited.post(
+        "/api/v1/games",
+        json={"players": [*ids, ids[0] + 99], "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[0] + 99}},
+    )
     assert game.status_code == 422  # the third write from this address
     for n in range(30):  # a fresh made-up bearer each time gets no budget of its own
         r = limited.post("/api/v1/players", json={"name": "Eve"}, headers={"Authorization": f"Bearer junk{n}"})
@@ -160,8 +161,15 @@ def test_a_valid_key_has_a_budget_apart_from_its_address(limited: FlaskClient) -
     ids.append(limited.post("/api/v1/players", json={"name": "Cy"}).get_json()["id"])
     assert limited.post("/api/v1/players", json={"name": "Dee"}).status_code == 429
     with limited.application.app_context():
-        game = Game(players=ids, rules=Rules().as_dict(), first_box=ids[0], first_captain=ids[1],
-                    first_sitter=ids[2], scores={}, version=1)
+        game = Game(
+            players=ids,
+            rules=Rules().as_dict(),
+            first_box=ids[0],
+            first_captain=ids[1],
+            first_sitter=ids[2],
+            scores={},
+            version=1,
+        )
         db.session.add(game)
         db.session.flush()
         _, game_key = ApiKey.issue(game_id=game.id)
@@ -174,11 +182,18 @@ def test_a_valid_key_has_a_budget_apart_from_its_address(limited: FlaskClient) -
 
 
 def test_a_failed_limit_store_keeps_writes_going_with_limits_in_memory(
-        tmp_path_factory: pytest.TempPathFactory, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path_factory: pytest.TempPathFactory, caplog: pytest.LogCaptureFixture
+) -> None:
     """Redis down (nothing listens on port 1): writes still succeed, still limited."""
     path = tmp_path_factory.mktemp("store") / "store.sqlite3"
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                      "RATELIMIT_WRITES": "2 per minute", "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:1/0"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "RATELIMIT_WRITES": "2 per minute",
+            "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:1/0",
+        }
+    )
     with app.app_context():
         db.create_all()
     client = app.test_client()
@@ -198,8 +213,9 @@ def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, 
     from referee import Role, score_counts
 
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
-    game = api.post("/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids,
-                                                                              strict=True))}).get_json()
+    game = api.post(
+        "/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids, strict=True))}
+    ).get_json()
     with trust_app.app_context(), write_transaction():  # as every write request runs
         row = GameRow.read(game["id"], lock=True)
         assert row is not None and row.version == game["version"]
@@ -214,14 +230,16 @@ def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, 
 
 
 def test_operator_commands_issue_keys_for_leagues_and_games_made_before_keys(
-        api: FlaskClient, trust_app: Flask) -> None:
+    api: FlaskClient, trust_app: Flask
+) -> None:
     """`keys backfill` gives every league and league-less game without a key one; `keys issue` rotates."""
     from models import ApiKey
 
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
     league = api.post("/api/v1/leagues", json={"name": "Club"}).get_json()
-    game = api.post("/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids,
-                                                                              strict=True))})
+    game = api.post(
+        "/api/v1/games", json={"players": ids, "roles": dict(zip(("box", "captain", "sitter"), ids, strict=True))}
+    )
     game_id, etag = game.get_json()["id"], game.headers["ETag"]
     with trust_app.app_context():
         db.session.execute(ApiKey.__table__.delete())  # as before keys existed
@@ -232,26 +250,37 @@ def test_operator_commands_issue_keys_for_leagues_and_games_made_before_keys(
     lines = dict(line.rsplit("\t", 1) for line in result.output.splitlines())
     assert set(lines) == {f"league {league['id']}", f"game {game_id}"}
     game_key = lines[f"game {game_id}"]
-    hand = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
-                    headers={"Authorization": f"Bearer {game_key}", "If-Match": etag})
+    hand = api.post(
+        f"/api/v1/games/{game_id}/hands", json=COUNTS, headers={"Authorization": f"Bearer {game_key}", "If-Match": etag}
+    )
     assert hand.status_code == 201
     league_key = lines[f"league {league['id']}"]
-    members = api.post(f"/api/v1/leagues/{league['id']}/members", json={"players": ids},
-                       headers={"Authorization": f"Bearer {league_key}"})
+    members = api.post(
+        f"/api/v1/leagues/{league['id']}/members",
+        json={"players": ids},
+        headers={"Authorization": f"Bearer {league_key}"},
+    )
     assert members.status_code in (200, 201)
     assert cli.invoke(args=["keys", "backfill"]).output == ""  # nothing left without a key
     rotated = cli.invoke(args=["keys", "issue", "--game", str(game_id)])
     assert rotated.exit_code == 0 and rotated.output.startswith("grk_")
     new_key = rotated.output.strip()
-    old = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
-                   headers={"Authorization": f"Bearer {game_key}", "If-Match": hand.headers["ETag"]})
+    old = api.post(
+        f"/api/v1/games/{game_id}/hands",
+        json=COUNTS,
+        headers={"Authorization": f"Bearer {game_key}", "If-Match": hand.headers["ETag"]},
+    )
     assert old.status_code == 401
-    new = api.post(f"/api/v1/games/{game_id}/hands", json=COUNTS,
-                   headers={"Authorization": f"Bearer {new_key}", "If-Match": hand.headers["ETag"]})
+    new = api.post(
+        f"/api/v1/games/{game_id}/hands",
+        json=COUNTS,
+        headers={"Authorization": f"Bearer {new_key}", "If-Match": hand.headers["ETag"]},
+    )
     assert new.status_code == 201
 
 
 # --- no secret at rest, replays only to the credential that made the write ---
+
 
 def all_stored_bytes(app: Flask) -> bytes:
     """Every value in every table, as bytes: where a leaked secret would show."""
@@ -265,10 +294,14 @@ def all_stored_bytes(app: Flask) -> bytes:
 
 @pytest.mark.parametrize("path", ["/api/v1/games", "/api/v1/leagues"])
 def test_a_key_handed_out_under_an_idempotency_key_is_stored_nowhere_in_plaintext(
-        api: FlaskClient, trust_app: Flask, path: str) -> None:
+    api: FlaskClient, trust_app: Flask, path: str
+) -> None:
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
-    body = ({"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}}
-            if path.endswith("games") else {"name": "Club", "members": ids})
+    body = (
+        {"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}}
+        if path.endswith("games")
+        else {"name": "Club", "members": ids}
+    )
     idem = key()
     first = api.post(path, json=body, headers={"Idempotency-Key": idem})
     assert first.status_code == 201
@@ -282,13 +315,26 @@ def test_a_key_handed_out_under_an_idempotency_key_is_stored_nowhere_in_plaintex
     assert other.status_code == 201 and other.get_json()["key"] != secret
 
 
-@pytest.mark.parametrize("idem", ["abc", "hand-1", "a" * 40, "0123456" * 3, "x" * 256, "ключ-0123456789abcdef",
-                                  "0123456789 abcdef", "0123456789\tabcdef"])
+@pytest.mark.parametrize(
+    "idem",
+    [
+        "abc",
+        "hand-1",
+        "a" * 40,
+        "0123456" * 3,
+        "x" * 256,
+        "ключ-0123456789abcdef",
+        "0123456789 abcdef",
+        "0123456789\tabcdef",
+    ],
+)
 def test_an_idempotency_key_that_is_short_or_not_random_is_a_422_and_writes_nothing(
-        api: FlaskClient, trust_app: Flask, idem: str) -> None:
+    api: FlaskClient, trust_app: Flask, idem: str
+) -> None:
     game, auth, etag = new_game(api)
-    r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
-                 headers={**auth, "If-Match": etag, "Idempotency-Key": idem})
+    r = api.post(
+        f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag, "Idempotency-Key": idem}
+    )
     assert r.status_code == 422 and r.content_type == "application/problem+json"
     assert list(r.get_json()["errors"]) == ["Idempotency-Key"]
     assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 0
@@ -300,21 +346,31 @@ def test_a_retry_with_another_games_key_is_refused_not_replayed(api: FlaskClient
     game, auth, etag = new_game(api)
     _, other_auth, _ = new_game(api)
     idem = key()
-    assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
-                    headers={**auth, "If-Match": etag, "Idempotency-Key": idem}).status_code == 201
-    r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
-                 headers={**other_auth, "If-Match": etag, "Idempotency-Key": idem})
+    assert (
+        api.post(
+            f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag, "Idempotency-Key": idem}
+        ).status_code
+        == 201
+    )
+    r = api.post(
+        f"/api/v1/games/{game}/hands", json=COUNTS, headers={**other_auth, "If-Match": etag, "Idempotency-Key": idem}
+    )
     assert r.status_code == 403 and "Idempotent-Replayed" not in r.headers
 
 
 def test_a_response_is_not_replayed_to_a_key_rotated_away_since(api: FlaskClient) -> None:
     game, auth, etag = new_game(api)
     idem = key()
-    assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
-                    headers={**auth, "If-Match": etag, "Idempotency-Key": idem}).status_code == 201
+    assert (
+        api.post(
+            f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag, "Idempotency-Key": idem}
+        ).status_code
+        == 201
+    )
     assert api.post(f"/api/v1/games/{game}/key", headers=auth).status_code == 201
-    r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
-                 headers={**auth, "If-Match": etag, "Idempotency-Key": idem})
+    r = api.post(
+        f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag, "Idempotency-Key": idem}
+    )
     assert r.status_code == 401 and "Idempotent-Replayed" not in r.headers
 
 
@@ -336,8 +392,11 @@ def test_unauthenticated_writes_store_nothing_whatever_they_send(api: FlaskClien
     game, _, etag = new_game(api)
     before = all_stored_bytes(trust_app)
     for n in range(20):
-        headers = {"Authorization": f"Bearer grk_made_up_{n:04d}_xxxxxxxxxxxxxxxx", "If-Match": etag,
-                   "Idempotency-Key": key()}
+        headers = {
+            "Authorization": f"Bearer grk_made_up_{n:04d}_xxxxxxxxxxxxxxxx",
+            "If-Match": etag,
+            "Idempotency-Key": key(),
+        }
         assert api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers).status_code == 401
         assert api.post(f"/api/v1/games/{game}/key", headers=headers).status_code == 401
     assert all_stored_bytes(trust_app) == before
@@ -346,17 +405,20 @@ def test_unauthenticated_writes_store_nothing_whatever_they_send(api: FlaskClien
 def test_a_refused_write_stores_no_response_and_its_retry_runs_again(api: FlaskClient, trust_app: Flask) -> None:
     game, auth, etag = new_game(api)
     idem = key()
-    stale = api.post(f"/api/v1/games/{game}/hands", json=COUNTS,
-                     headers={**auth, "If-Match": '"g0v0"', "Idempotency-Key": idem})
+    stale = api.post(
+        f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": '"g0v0"', "Idempotency-Key": idem}
+    )
     assert stale.status_code == 412
     with trust_app.app_context():
         assert db.session.query(IdempotencyRecord).count() == 0
-    fixed = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag,
-                                                                          "Idempotency-Key": idem})
+    fixed = api.post(
+        f"/api/v1/games/{game}/hands", json=COUNTS, headers={**auth, "If-Match": etag, "Idempotency-Key": idem}
+    )
     assert fixed.status_code == 201 and "Idempotent-Replayed" not in fixed.headers
 
 
 # --- the record commits with its write, and a failed commit is answered with the truth ---
+
 
 def _failing_commit(monkeypatch: pytest.MonkeyPatch, *, after: bool) -> list[int]:
     """The next commit raises as a dropped connection would: ``after`` the
@@ -382,7 +444,8 @@ def _failing_commit(monkeypatch: pytest.MonkeyPatch, *, after: bool) -> list[int
 
 @pytest.mark.parametrize("after", [True, False], ids=["committed", "lost"])
 def test_a_write_whose_commit_fails_is_answered_with_the_truth_and_its_retry_writes_once(
-        api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch, after: bool) -> None:
+    api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch, after: bool
+) -> None:
     game, auth, etag = new_game(api)
     headers = {**auth, "If-Match": etag, "Idempotency-Key": key()}
     with trust_app.app_context():
@@ -403,7 +466,8 @@ def test_a_write_whose_commit_fails_is_answered_with_the_truth_and_its_retry_wri
 
 
 def test_a_failed_commit_of_a_player_is_a_503_and_the_retry_creates_one(
-        api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     headers = {"Idempotency-Key": key()}
     with trust_app.app_context():
         _failing_commit(monkeypatch, after=False)
@@ -416,19 +480,26 @@ def test_a_failed_commit_of_a_player_is_a_503_and_the_retry_creates_one(
 
 # --- concurrent rotations leave exactly one key ---
 
+
 def test_concurrent_rotations_with_one_key_leave_exactly_one_valid_key(api: FlaskClient, trust_app: Flask) -> None:
     import threading
 
     ids = [api.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy")]
     league = api.post("/api/v1/leagues", json={"name": "Club", "members": ids}).get_json()
     game, game_auth, _ = new_game(api)
-    for path, auth in ((f"/api/v1/leagues/{league['id']}/key", {"Authorization": f"Bearer {league['key']}"}),
-                       (f"/api/v1/games/{game}/key", game_auth)):
+    for path, auth in (
+        (f"/api/v1/leagues/{league['id']}/key", {"Authorization": f"Bearer {league['key']}"}),
+        (f"/api/v1/games/{game}/key", game_auth),
+    ):
         barrier = threading.Barrier(6)
         answers: list[Any] = []
 
-        def rotate(path: str = path, auth: dict[str, str] = auth, barrier: threading.Barrier = barrier,
-                   answers: list[Any] = answers) -> None:
+        def rotate(
+            path: str = path,
+            auth: dict[str, str] = auth,
+            barrier: threading.Barrier = barrier,
+            answers: list[Any] = answers,
+        ) -> None:
             client = trust_app.test_client()
             barrier.wait()
             answers.append(client.post(path, headers=auth))
@@ -445,7 +516,8 @@ def test_concurrent_rotations_with_one_key_leave_exactly_one_valid_key(api: Flas
 
 
 def test_twins_of_a_write_that_needs_no_key_create_one_player_and_get_one_answer(
-        api: FlaskClient, trust_app: Flask) -> None:
+    api: FlaskClient, trust_app: Flask
+) -> None:
     """Six copies of one POST /players at once (a double tap, a proxy's retry):
     one player, and every copy answered with that player's 201."""
     import threading

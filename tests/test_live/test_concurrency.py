@@ -23,13 +23,20 @@ DEADLINE = 30.0
 
 
 def _setup(base: str) -> list[dict[str, Any]]:
-    ids = [requests.post(f"{base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
-           for n in ("Ann", "Bob", "Cy")]
+    ids = [
+        requests.post(f"{base}/api/v1/players", json={"name": n}, timeout=10).json()["id"] for n in ("Ann", "Bob", "Cy")
+    ]
     games = []
     for _ in range(GAMES):
-        r = requests.post(f"{base}/api/v1/games", timeout=10, json={
-            "players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
-            "rules": {"target_score": 1000}})
+        r = requests.post(
+            f"{base}/api/v1/games",
+            timeout=10,
+            json={
+                "players": ids,
+                "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
+                "rules": {"target_score": 1000},
+            },
+        )
         assert r.status_code == 201
         games.append(r.json())
     return games
@@ -50,8 +57,11 @@ def _client(base: str, game: dict[str, Any], seed: int, log: list[dict[str, Any]
             return
         current = session.get(url, timeout=10)
         etag = current.headers["ETag"]
-        body = {"knocker": rng.choice(["box", "captain"]), "knocker_deadwood_count": rng.randint(0, 10),
-                "defender_deadwood_count": rng.randint(0, 30)}
+        body = {
+            "knocker": rng.choice(["box", "captain"]),
+            "knocker_deadwood_count": rng.randint(0, 10),
+            "defender_deadwood_count": rng.randint(0, 30),
+        }
         headers = {**auth, "If-Match": etag, "Idempotency-Key": str(uuid.uuid4())}
         twin: dict[str, Any] = {}
         double = None
@@ -59,8 +69,14 @@ def _client(base: str, game: dict[str, Any], seed: int, log: list[dict[str, Any]
             double = threading.Thread(target=_send, args=(f"{url}/hands", body, headers, twin))
             double.start()
         first = session.post(f"{url}/hands", json=body, headers=headers, timeout=20)
-        entry = {"game": game["id"], "etag": etag, "version": current.json()["version"], "body": body,
-                 "status": first.status_code, "response": first.json()}
+        entry = {
+            "game": game["id"],
+            "etag": etag,
+            "version": current.json()["version"],
+            "body": body,
+            "status": first.status_code,
+            "response": first.json(),
+        }
         if double is not None:
             double.join(timeout=30)
             entry["twin"] = twin
@@ -76,8 +92,9 @@ def _run(backend: str, tmp_path: Path) -> None:
         games = _setup(server.base)
         log: list[dict[str, Any]] = []
         stop = time.monotonic() + DEADLINE
-        threads = [threading.Thread(target=_client, args=(server.base, games[i % GAMES], i, log, stop))
-                   for i in range(CLIENTS)]
+        threads = [
+            threading.Thread(target=_client, args=(server.base, games[i % GAMES], i, log, stop)) for i in range(CLIENTS)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -123,8 +140,11 @@ def _run(backend: str, tmp_path: Path) -> None:
             for h in hands:
                 ruling = h["ruling"]
                 if ruling["scorer"] is not None:
-                    role = h["knocker"] if ruling["scorer"] == "knocker" else (
-                        "captain" if h["knocker"] == "box" else "box")
+                    role = (
+                        h["knocker"]
+                        if ruling["scorer"] == "knocker"
+                        else ("captain" if h["knocker"] == "box" else "box")
+                    )
                     totals[str(h["seating"][role])] += ruling["points"]
             assert totals == state["scores"]
 

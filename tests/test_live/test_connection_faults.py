@@ -31,8 +31,11 @@ def _writer(base: str, game: dict[str, Any], log: list[dict[str, Any]], stop: th
     n = 0
     while not stop.is_set():
         n += 1
-        body = {"knocker": "box" if n % 2 else "captain", "knocker_deadwood_count": n % 11,
-                "defender_deadwood_count": (n * 7) % 31}
+        body = {
+            "knocker": "box" if n % 2 else "captain",
+            "knocker_deadwood_count": n % 11,
+            "defender_deadwood_count": (n * 7) % 31,
+        }
         idem = uuid.uuid4().hex
         answers: list[int] = []
         etag = None
@@ -46,8 +49,9 @@ def _writer(base: str, game: dict[str, Any], log: list[dict[str, Any]], stop: th
                         time.sleep(0.05)
                         continue
                     etag = current.headers["ETag"]
-                r = session.post(f"{url}/hands", json=body, timeout=10,
-                                 headers={**auth, "If-Match": etag, "Idempotency-Key": idem})
+                r = session.post(
+                    f"{url}/hands", json=body, timeout=10, headers={**auth, "If-Match": etag, "Idempotency-Key": idem}
+                )
             except requests.RequestException:
                 answers.append(-1)
                 time.sleep(0.05)
@@ -56,13 +60,25 @@ def _writer(base: str, game: dict[str, Any], log: list[dict[str, Any]], stop: th
             if r.status_code == 409 and r.json().get("rule") == "R20":
                 return  # the game is won (R20): this phone's game is over
             if r.status_code == 201:
-                log.append({"game": game["id"], "key": idem, "body": body, "number": r.json()["number"],
-                            "answers": answers, "replayed": r.headers.get("Idempotent-Replayed") == "true"})
+                log.append(
+                    {
+                        "game": game["id"],
+                        "key": idem,
+                        "body": body,
+                        "number": r.json()["number"],
+                        "answers": answers,
+                        "replayed": r.headers.get("Idempotent-Replayed") == "true",
+                    }
+                )
                 break
-            if not (r.status_code == 503 and r.headers["Content-Type"] == "application/problem+json"
-                    and int(r.headers.get("Retry-After", "0")) >= 1):
-                log.append({"game": game["id"], "key": idem, "body": body, "number": None, "answers": answers,
-                            "wrong": r.text})
+            if not (
+                r.status_code == 503
+                and r.headers["Content-Type"] == "application/problem+json"
+                and int(r.headers.get("Retry-After", "0")) >= 1
+            ):
+                log.append(
+                    {"game": game["id"], "key": idem, "body": body, "number": None, "answers": answers, "wrong": r.text}
+                )
                 return
             time.sleep(0.05)
         else:
@@ -76,9 +92,14 @@ def _killer(url: str, stop: threading.Event, killed: list[int]) -> None:
         conn = conn.execution_options(isolation_level="AUTOCOMMIT")
         while not stop.is_set():
             # a connection in the middle of a transaction: the write it carries is cut short
-            rows = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                     "WHERE application_name = :name AND pid <> pg_backend_pid() "
-                                     "AND state <> 'idle' LIMIT 1"), {"name": APP_NAME}).all()
+            rows = conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = :name AND pid <> pg_backend_pid() "
+                    "AND state <> 'idle' LIMIT 1"
+                ),
+                {"name": APP_NAME},
+            ).all()
             killed.append(sum(1 for (ok,) in rows if ok))
             time.sleep(0.002 if not rows else 0.05)  # watch closely; after a kill, let writes through
     engine.dispose()
@@ -89,11 +110,22 @@ def test_connections_killed_mid_write_are_answered_with_the_truth(tmp_path: Path
         pytest.skip("terminating a backend's connection is a PostgreSQL fault")
     url = database_url(backend, tmp_path, "ginref_live_connfaults") + f"&application_name={APP_NAME}"
     with LiveServer(url, workers=2) as server:
-        ids = [requests.post(f"{server.base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
-               for n in ("Ann", "Bob", "Cy")]
-        games = [requests.post(f"{server.base}/api/v1/games", timeout=10, json={
-            "players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
-            "rules": {"target_score": 1000}}).json() for _ in range(WRITERS)]
+        ids = [
+            requests.post(f"{server.base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
+            for n in ("Ann", "Bob", "Cy")
+        ]
+        games = [
+            requests.post(
+                f"{server.base}/api/v1/games",
+                timeout=10,
+                json={
+                    "players": ids,
+                    "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
+                    "rules": {"target_score": 1000},
+                },
+            ).json()
+            for _ in range(WRITERS)
+        ]
         assert all("id" in g for g in games), games
         log: list[dict[str, Any]] = []
         stop, stop_killing = threading.Event(), threading.Event()
@@ -117,8 +149,10 @@ def test_connections_killed_mid_write_are_answered_with_the_truth(tmp_path: Path
         assert all(-1 not in e["answers"] and 500 not in e["answers"] for e in log)
         faulted = [e for e in log if len(e["answers"]) > 1]
         assert faulted, "no write met a killed connection"
-        print(f"\n{len(log)} hands written, {sum(killed)} connections killed, {len(faulted)} writes answered 503 "
-              f"first, {sum(e['replayed'] for e in log)} of them replayed as already in the log")
+        print(
+            f"\n{len(log)} hands written, {sum(killed)} connections killed, {len(faulted)} writes answered 503 "
+            f"first, {sum(e['replayed'] for e in log)} of them replayed as already in the log"
+        )
 
         for game in games:
             hands = requests.get(f"{server.base}/api/v1/games/{game['id']}/hands", timeout=10).json()["items"]
@@ -127,8 +161,15 @@ def test_connections_killed_mid_write_are_answered_with_the_truth(tmp_path: Path
             assert [h["input"] for h in hands] == [e["body"] for e in mine]  # each write once, in order
             # a retry long after still replays, never writes again
             last = mine[-1]
-            again = requests.post(f"{server.base}/api/v1/games/{game['id']}/hands", json=last["body"], timeout=10,
-                                  headers={"Authorization": f"Bearer {game['key']}", "If-Match": '"stale"',
-                                           "Idempotency-Key": last["key"]})
+            again = requests.post(
+                f"{server.base}/api/v1/games/{game['id']}/hands",
+                json=last["body"],
+                timeout=10,
+                headers={
+                    "Authorization": f"Bearer {game['key']}",
+                    "If-Match": '"stale"',
+                    "Idempotency-Key": last["key"],
+                },
+            )
             assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
             assert again.json()["number"] == last["number"]

@@ -24,16 +24,18 @@ def _writer(base: str, game: dict[str, Any], acked: list[dict[str, Any]], stop: 
     n = 0
     while not stop.is_set():
         n += 1
-        body = {"knocker": "box" if n % 2 else "captain", "knocker_deadwood_count": n % 11,
-                "defender_deadwood_count": (n * 7) % 31}
+        body = {
+            "knocker": "box" if n % 2 else "captain",
+            "knocker_deadwood_count": n % 11,
+            "defender_deadwood_count": (n * 7) % 31,
+        }
         try:
             etag = session.get(url, timeout=5).headers["ETag"]
             r = session.post(f"{url}/hands", json=body, headers={**auth, "If-Match": etag}, timeout=5)
         except (requests.RequestException, KeyError):
             return  # the server is gone
         if r.status_code == 201:
-            acked.append({"game": game["id"], "number": r.json()["number"], "body": body,
-                          "ruling": r.json()["ruling"]})
+            acked.append({"game": game["id"], "number": r.json()["number"], "body": body, "ruling": r.json()["ruling"]})
 
 
 def test_sigkill_mid_stream_loses_no_acknowledged_hand(backend: str, tmp_path: Path) -> None:
@@ -41,11 +43,22 @@ def test_sigkill_mid_stream_loses_no_acknowledged_hand(backend: str, tmp_path: P
     server.init_db()
     server.start()
     try:
-        ids = [requests.post(f"{server.base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
-               for n in ("Ann", "Bob", "Cy")]
-        games = [requests.post(f"{server.base}/api/v1/games", timeout=10, json={
-            "players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
-            "rules": {"target_score": 1000}}).json() for _ in range(WRITERS)]
+        ids = [
+            requests.post(f"{server.base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
+            for n in ("Ann", "Bob", "Cy")
+        ]
+        games = [
+            requests.post(
+                f"{server.base}/api/v1/games",
+                timeout=10,
+                json={
+                    "players": ids,
+                    "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
+                    "rules": {"target_score": 1000},
+                },
+            ).json()
+            for _ in range(WRITERS)
+        ]
         acked: list[dict[str, Any]] = []
         stop = threading.Event()
         threads = [threading.Thread(target=_writer, args=(server.base, g, acked, stop)) for g in games]
@@ -79,8 +92,12 @@ def test_sigkill_mid_stream_loses_no_acknowledged_hand(backend: str, tmp_path: P
             assert totals == state["scores"]
             # the game is still writable where the log ends
             etag = requests.get(url, timeout=10).headers["ETag"]
-            r = requests.post(f"{url}/hands", timeout=10, json={"outcome": "draw"},
-                              headers={"Authorization": f"Bearer {game['key']}", "If-Match": etag})
+            r = requests.post(
+                f"{url}/hands",
+                timeout=10,
+                json={"outcome": "draw"},
+                headers={"Authorization": f"Bearer {game['key']}", "If-Match": etag},
+            )
             if state["status"] == "finished":  # a winner already (R20): no hand after him
                 assert r.status_code == 409, r.json()
             else:

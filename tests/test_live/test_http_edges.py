@@ -25,10 +25,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def game(server: LiveServer) -> dict[str, Any]:
-    ids = [requests.post(f"{server.base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
-           for n in ("Ann", "Bob", "Cy")]
-    response = requests.post(f"{server.base}/api/v1/games", timeout=10, json={
-        "players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}})
+    ids = [
+        requests.post(f"{server.base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
+        for n in ("Ann", "Bob", "Cy")
+    ]
+    response = requests.post(
+        f"{server.base}/api/v1/games",
+        timeout=10,
+        json={"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}},
+    )
     assert response.status_code == 201, response.text
     return dict(response.json())
 
@@ -43,13 +48,14 @@ def assert_problem(response: Any, status: int, type_: str) -> dict[str, Any]:
 
 
 def post_players(head: str, body: bytes = b"") -> bytes:
-    return (f"POST /api/v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{head}\r\n\r\n"
-            .encode() + body)
+    return (
+        f"POST /api/v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{head}\r\n\r\n".encode()
+        + body
+    )
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "1 2", "0x10"])
-def test_a_content_length_that_is_not_a_non_negative_integer_is_a_400_problem(server: LiveServer,
-                                                                                value: str) -> None:
+def test_a_content_length_that_is_not_a_non_negative_integer_is_a_400_problem(server: LiveServer, value: str) -> None:
     response = raw_request(server.port, post_players(f"Content-Length: {value}", b'{"name": "Di"}'))
     body = assert_problem(response, 400, PROBLEMS + "malformed-request")
     assert "Content-Length" in body["detail"]
@@ -61,19 +67,23 @@ def test_two_content_lengths_are_a_400_problem(server: LiveServer) -> None:
     assert_problem(response, 400, PROBLEMS + "malformed-request")
 
 
-def test_a_20000_character_bearer_token_reaches_the_app_and_gets_its_401(server: LiveServer,
-                                                                         game: dict[str, Any]) -> None:
+def test_a_20000_character_bearer_token_reaches_the_app_and_gets_its_401(
+    server: LiveServer, game: dict[str, Any]
+) -> None:
     body = b'{"outcome": "draw"}'
-    request = (f"POST /api/v1/games/{game['id']}/hands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-               f"Authorization: Bearer {'k' * 20000}\r\n\r\n").encode() + body
+    request = (
+        f"POST /api/v1/games/{game['id']}/hands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        f"Authorization: Bearer {'k' * 20000}\r\n\r\n"
+    ).encode() + body
     response = raw_request(server.port, request)
     assert_problem(response, 401, PROBLEMS + "unauthorized")
     assert response.headers["www-authenticate"].startswith("Bearer")
 
 
-@pytest.mark.parametrize("header", ["X-Control: a\x01b", "No colon here", "Bad Name: x", "X-Folded: a\r\n b",
-                                    "X-Bare: a\nX-Other: b"])
+@pytest.mark.parametrize(
+    "header", ["X-Control: a\x01b", "No colon here", "Bad Name: x", "X-Folded: a\r\n b", "X-Bare: a\nX-Other: b"]
+)
 def test_a_malformed_header_is_a_400_problem(server: LiveServer, header: str) -> None:
     request = f"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n{header}\r\n\r\n".encode()
     assert_problem(raw_request(server.port, request), 400, PROBLEMS + "malformed-request")
@@ -91,8 +101,9 @@ def test_more_than_50_header_fields_are_a_431_problem(server: LiveServer) -> Non
     assert_problem(raw_request(server.port, request), 431, PROBLEMS + "header-too-large")
 
 
-@pytest.mark.parametrize("line", ["GARBAGE", "GET /health", "GET /health HTTP/1.1 extra", "get /health HTTP/1.1",
-                                  "GET /health HTTP/2.7"])
+@pytest.mark.parametrize(
+    "line", ["GARBAGE", "GET /health", "GET /health HTTP/1.1 extra", "get /health HTTP/1.1", "GET /health HTTP/2.7"]
+)
 def test_a_bad_request_line_is_a_400_problem(server: LiveServer, line: str) -> None:
     response = raw_request(server.port, f"{line}\r\nHost: 127.0.0.1\r\n\r\n".encode())
     assert_problem(response, 400, PROBLEMS + "malformed-request")
@@ -120,8 +131,12 @@ def test_a_client_that_stalls_mid_body_holds_up_no_other_connection(server: Live
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as stalled:
         stalled.sendall(post_players("Content-Length: 100", b'{"name": '))
         time.sleep(0.3)
-        seconds = [raw_request(server.port, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                               b"Connection: close\r\n\r\n", timeout=10).seconds for _ in range(20)]
+        seconds = [
+            raw_request(
+                server.port, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout=10
+            ).seconds
+            for _ in range(20)
+        ]
     print(f"\n/health beside a stalled client: slowest {max(seconds):.3f} s of {len(seconds)}")
     assert max(seconds) < 1.0, seconds
 

@@ -41,8 +41,9 @@ class HealthWatch:
         while not self.stopped.wait(0.1):
             started = time.monotonic()
             try:
-                r = raw_request(self.port, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-                                timeout=5)
+                r = raw_request(
+                    self.port, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout=5
+                )
                 if r.status != 200:
                     self.failures.append(f"status {r.status}")
             except OSError as err:
@@ -63,10 +64,14 @@ class HealthWatch:
 
 
 def new_game(base: str) -> dict[str, Any]:
-    ids = [requests.post(f"{base}/api/v1/players", json={"name": n}, timeout=10).json()["id"]
-           for n in ("Ann", "Bob", "Cy")]
-    r = requests.post(f"{base}/api/v1/games", timeout=10, json={
-        "players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}})
+    ids = [
+        requests.post(f"{base}/api/v1/players", json={"name": n}, timeout=10).json()["id"] for n in ("Ann", "Bob", "Cy")
+    ]
+    r = requests.post(
+        f"{base}/api/v1/games",
+        timeout=10,
+        json={"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}},
+    )
     assert r.status_code == 201, r.text
     game = dict(r.json())
     game["etag"] = r.headers["ETag"]
@@ -76,9 +81,12 @@ def new_game(base: str) -> dict[str, Any]:
 def record_draw(base: str, game: dict[str, Any]) -> tuple[requests.Response, float]:
     """The next hand of ``game`` (a draw), on a connection of its own."""
     started = time.monotonic()
-    r = requests.post(f"{base}/api/v1/games/{game['id']}/hands", json={"outcome": "draw"}, timeout=30,
-                      headers={"Authorization": f"Bearer {game['key']}", "If-Match": game["etag"],
-                               "Connection": "close"})
+    r = requests.post(
+        f"{base}/api/v1/games/{game['id']}/hands",
+        json={"outcome": "draw"},
+        timeout=30,
+        headers={"Authorization": f"Bearer {game['key']}", "If-Match": game["etag"], "Connection": "close"},
+    )
     return r, time.monotonic() - started
 
 
@@ -93,20 +101,25 @@ def assert_unavailable(r: requests.Response) -> None:
 def test_a_rate_limit_store_that_never_answers_costs_a_write_its_short_timeout(tmp_path: Path) -> None:
     with BlackHole() as store:
         env = {"FLASK_RATELIMIT_STORAGE_URI": f'"redis://127.0.0.1:{store.port}/0"'}
-        with LiveServer(f"sqlite:///{tmp_path / 'store.sqlite3'}", workers=4, env=env) as server, \
-                HealthWatch(server.port) as health:
+        with (
+            LiveServer(f"sqlite:///{tmp_path / 'store.sqlite3'}", workers=4, env=env) as server,
+            HealthWatch(server.port) as health,
+        ):
 
             def create_player(i: int) -> tuple[int, float]:
                 started = time.monotonic()
-                r = requests.post(f"{server.base}/api/v1/players", json={"name": f"P{i}"}, timeout=10,
-                                  headers={"Connection": "close"})
+                r = requests.post(
+                    f"{server.base}/api/v1/players", json={"name": f"P{i}"}, timeout=10, headers={"Connection": "close"}
+                )
                 return r.status_code, time.monotonic() - started
 
             with ThreadPoolExecutor(4) as pool:  # new connections, 4 at a time: every worker meets the store
                 results = list(pool.map(create_player, range(16)))
             time.sleep(0.5)  # /health once more after the writes
-        print(f"\nwrites: slowest {max(s for _, s in results):.3f} s; /health: slowest {health.worst:.3f} s "
-              f"of {len(health.seconds)}")
+        print(
+            f"\nwrites: slowest {max(s for _, s in results):.3f} s; /health: slowest {health.worst:.3f} s "
+            f"of {len(health.seconds)}"
+        )
         assert {status for status, _ in results} <= {201, 429, 503}, results
         assert max(seconds for _, seconds in results) < 2.0, results
         assert not health.failures and health.worst < 1.0, (health.failures, health.worst)
@@ -115,8 +128,7 @@ def test_a_rate_limit_store_that_never_answers_costs_a_write_its_short_timeout(t
 
 
 @pytest.mark.slow
-def test_a_sqlite_write_lock_held_past_the_busy_timeout_is_a_503_then_the_same_write_succeeds(
-        tmp_path: Path) -> None:
+def test_a_sqlite_write_lock_held_past_the_busy_timeout_is_a_503_then_the_same_write_succeeds(tmp_path: Path) -> None:
     path = tmp_path / "busy.sqlite3"
     with LiveServer(f"sqlite:///{path}", workers=4) as server:
         games = [new_game(server.base) for _ in range(3)]
@@ -133,8 +145,10 @@ def test_a_sqlite_write_lock_held_past_the_busy_timeout_is_a_503_then_the_same_w
         finally:
             holder.rollback()
             holder.close()
-        print(f"\nwrites under the lock: {', '.join(f'{s:.2f} s' for _, s in results)}; "
-              f"/health: slowest {health.worst:.3f} s of {len(health.seconds)}")
+        print(
+            f"\nwrites under the lock: {', '.join(f'{s:.2f} s' for _, s in results)}; "
+            f"/health: slowest {health.worst:.3f} s of {len(health.seconds)}"
+        )
         for r, seconds in results:
             assert_unavailable(r)
             assert 9.0 < seconds < 12.0, seconds  # 10 s in all, in the queue and for SQLite's lock
@@ -180,8 +194,13 @@ def _terminate_when_blocked(url: str, holder: int) -> bool:
         deadline = time.monotonic() + 10
         with engine.connect() as conn:
             while time.monotonic() < deadline:
-                done = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                         "WHERE :holder = ANY(pg_blocking_pids(pid))"), {"holder": holder}).all()
+                done = conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE :holder = ANY(pg_blocking_pids(pid))"
+                    ),
+                    {"holder": holder},
+                ).all()
                 if done:
                     return True
                 time.sleep(0.05)
@@ -196,8 +215,11 @@ def test_a_postgresql_lock_held_on_the_game_makes_its_write_a_503_and_health_sta
     url = database_url("postgresql", tmp_path, "ginref_live_timeouts")
     with LiveServer(url, workers=4) as server:
         game, other = new_game(server.base), new_game(server.base)
-        with row_lock(url, "SELECT id FROM game WHERE id = :id FOR UPDATE", {"id": game["id"]}) as holder, \
-                HealthWatch(server.port) as health, ThreadPoolExecutor(2) as pool:
+        with (
+            row_lock(url, "SELECT id FROM game WHERE id = :id FOR UPDATE", {"id": game["id"]}) as holder,
+            HealthWatch(server.port) as health,
+            ThreadPoolExecutor(2) as pool,
+        ):
             stuck = pool.submit(record_draw, server.base, game)
             time.sleep(0.5)
             free, free_seconds = record_draw(server.base, other)  # another game is not held up
@@ -206,9 +228,11 @@ def test_a_postgresql_lock_held_on_the_game_makes_its_write_a_503_and_health_sta
             dropped = pool.submit(record_draw, server.base, game)  # its connection dies while it waits
             terminated = _terminate_when_blocked(url, holder)  # under load the write may reach the lock late
             dropped_response, dropped_seconds = dropped.result(timeout=40)
-        print(f"\nlocked game: 503 after {stuck_seconds:.2f} s; other game: 201 after {free_seconds:.3f} s; "
-              f"connection {'dropped' if terminated else 'not caught waiting'}: 503 after {dropped_seconds:.2f} s; "
-              f"/health: slowest {health.worst:.3f} s of {len(health.seconds)}")
+        print(
+            f"\nlocked game: 503 after {stuck_seconds:.2f} s; other game: 201 after {free_seconds:.3f} s; "
+            f"connection {'dropped' if terminated else 'not caught waiting'}: 503 after {dropped_seconds:.2f} s; "
+            f"/health: slowest {health.worst:.3f} s of {len(health.seconds)}"
+        )
         assert free.status_code == 201, free.text
         assert free_seconds < 1.0
         assert_unavailable(stuck_response)
@@ -223,8 +247,11 @@ def test_a_postgresql_lock_held_on_the_game_makes_its_write_a_503_and_health_sta
 
 def test_a_database_that_never_answers_or_refuses_is_a_503_with_retry_after() -> None:
     with BlackHole() as hole:
-        server = LiveServer(f"postgresql+psycopg://postgres@127.0.0.1:{hole.port}/test", workers=2,
-                            env={"FLASK_DATABASE_CONNECT_TIMEOUT": "2"})
+        server = LiveServer(
+            f"postgresql+psycopg://postgres@127.0.0.1:{hole.port}/test",
+            workers=2,
+            env={"FLASK_DATABASE_CONNECT_TIMEOUT": "2"},
+        )
         try:
             server.start()  # /health needs no database; no init-db either
             seconds = _read_and_write_out_of_reach(server, hole)
@@ -252,18 +279,29 @@ def _read_and_write_out_of_reach(server: LiveServer, hole: BlackHole) -> dict[st
 
 
 @pytest.mark.skipif(not postgres_up(), reason="no PostgreSQL at TEST_DATABASE_URL")
-@pytest.mark.parametrize(("config", "shown"), [
-    ({}, {"lock_timeout": "5s", "statement_timeout": "15s", "idle_in_transaction_session_timeout": "30s"}),
-    ({"DATABASE_LOCK_TIMEOUT": 2.5, "DATABASE_STATEMENT_TIMEOUT": 0},  # 0: the server's own (none)
-     {"lock_timeout": "2500ms", "statement_timeout": "0", "idle_in_transaction_session_timeout": "30s"}),
-])
-def test_server_timeouts_are_set_on_every_postgresql_connection(config: dict[str, float],
-                                                               shown: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("config", "shown"),
+    [
+        ({}, {"lock_timeout": "5s", "statement_timeout": "15s", "idle_in_transaction_session_timeout": "30s"}),
+        (
+            {"DATABASE_LOCK_TIMEOUT": 2.5, "DATABASE_STATEMENT_TIMEOUT": 0},  # 0: the server's own (none)
+            {"lock_timeout": "2500ms", "statement_timeout": "0", "idle_in_transaction_session_timeout": "30s"},
+        ),
+    ],
+)
+def test_server_timeouts_are_set_on_every_postgresql_connection(
+    config: dict[str, float], shown: dict[str, str]
+) -> None:
     from app import create_app
     from models import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": os.environ["TEST_DATABASE_URL"], **config,
-                      "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": "-csearch_path=public"}}})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": os.environ["TEST_DATABASE_URL"],
+            **config,
+            "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": "-csearch_path=public"}},
+        }
+    )
     with app.app_context(), db.engine.connect() as conn:
         settings = {name: conn.execute(text(f"SHOW {name}")).scalar_one() for name in (*shown, "search_path")}
         db.engine.dispose()
@@ -277,4 +315,5 @@ def test_a_server_timeout_of_0_is_not_sent_so_the_servers_own_applies() -> None:
     assert postgresql_connect_args(off, "postgresql+psycopg://db/ginref", {}) == {"connect_timeout": 5}
     url = "postgresql+psycopg://db/ginref?options=-csearch_path%3Dleague&connect_timeout=9"
     assert postgresql_connect_args({"DATABASE_LOCK_TIMEOUT": 0}, url, {}) == {
-        "options": "-csearch_path=league -c statement_timeout=15000 -c idle_in_transaction_session_timeout=30000"}
+        "options": "-csearch_path=league -c statement_timeout=15000 -c idle_in_transaction_session_timeout=30000"
+    }

@@ -67,6 +67,7 @@ PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # One builder, two sources of choices: hypothesis (shrinks) and a seeded random.Random
 # (counts what the builder makes, deterministically).
 
+
 class Chooser(Protocol):
     def integer(self, low: int, high: int) -> int: ...
     def sample(self, items: Iterable[Any], k: int) -> list[Any]: ...
@@ -143,8 +144,13 @@ def build_defender(ch: Chooser, knocker: Sequence[Card]) -> list[Card]:
     (same rank, or same suit up to two ranks away: layoffs and chains), then filler."""
     taken = set(knocker)
     hand = _melds_into(ch, ch.integer(0, 3), taken)
-    near = [c for c in DECK if c not in taken and c not in hand
-            and any(c.rank == k.rank or (c.suit == k.suit and abs(c.rank - k.rank) <= 2) for k in knocker)]
+    near = [
+        c
+        for c in DECK
+        if c not in taken
+        and c not in hand
+        and any(c.rank == k.rank or (c.suit == k.suit and abs(c.rank - k.rank) <= 2) for k in knocker)
+    ]
     hand += ch.sample(near, min(len(near), ch.integer(0, min(4, 10 - len(hand)))))
     return _fill(ch, hand, taken, ch.integer(0, 40))
 

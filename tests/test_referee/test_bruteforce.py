@@ -24,9 +24,13 @@ pytestmark = pytest.mark.slow  # long property and fuzz runs: make test-slow, ma
 
 
 def adjudication(ruling):
-    return {"outcome": str(ruling.outcome), "scorer": str(ruling.scorer), "points": ruling.points,
-            "knocker_deadwood": ruling.knocker.deadwood_count,
-            "defender_deadwood": ruling.defender.deadwood_count}
+    return {
+        "outcome": str(ruling.outcome),
+        "scorer": str(ruling.scorer),
+        "points": ruling.points,
+        "knocker_deadwood": ruling.knocker.deadwood_count,
+        "defender_deadwood": ruling.defender.deadwood_count,
+    }
 
 
 def kind(ruling):
@@ -73,13 +77,16 @@ def test_the_deal_builder_makes_knocks_gins_undercuts_and_layoffs():
         seen[str(ruling.outcome)] += 1
         seen["layoffs"] += bool(ruling.defender.layoffs)
         seen["chained layoffs"] += any(
-            sum(lo.meld == m for lo in ruling.defender.layoffs) >= 2 for m in range(len(ruling.knocker.melds)))
+            sum(lo.meld == m for lo in ruling.defender.layoffs) >= 2 for m in range(len(ruling.knocker.melds))
+        )
         seen["layoffs onto a set"] += any(
             len(ruling.knocker.melds[lo.meld].cards) == 3 and str(ruling.knocker.melds[lo.meld].kind) == "set"
-            for lo in ruling.defender.layoffs)
+            for lo in ruling.defender.layoffs
+        )
         seen["undercut after layoffs"] += str(ruling.outcome) == "undercut" and bool(ruling.defender.layoffs)
-        seen["undercut on equal counts"] += (str(ruling.outcome) == "undercut"
-                                             and ruling.knocker.deadwood_count == ruling.defender.deadwood_count)
+        seen["undercut on equal counts"] += (
+            str(ruling.outcome) == "undercut" and ruling.knocker.deadwood_count == ruling.defender.deadwood_count
+        )
     assert seen["knock"] >= 250
     assert seen["gin"] >= 120
     assert seen["undercut"] >= 40

@@ -18,48 +18,87 @@ def test_r1_the_deck_has_52_distinct_cards_in_canonical_order():
     assert [c.index for c in DECK] == list(range(52))
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("AS", 1), ("2H", 2), ("9D", 9), ("10C", 10), ("JS", 10), ("QH", 10), ("KD", 10),
-])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("AS", 1),
+        ("2H", 2),
+        ("9D", 9),
+        ("10C", 10),
+        ("JS", 10),
+        ("QH", 10),
+        ("KD", 10),
+    ],
+)
 def test_r2_card_values(text, value):
     assert parse_card(text).value == value
 
 
-@pytest.mark.parametrize(("text", "canonical"), [
-    ("10h", "10H"),
-    ("10H", "10H"),
-    ("TH", "10H"),
-    ("th", "10H"),
-    ("T♥", "10H"),
-    ("T♥" + VS16, "10H"),
-    ("10♥" + VS16, "10H"),
-    ("Q♠", "QS"),
-    ("q♠", "QS"),
-    ("Q♠" + VS16, "QS"),
-    ("K♦", "KD"),
-    ("k♦" + VS16, "KD"),
-    ("7♣", "7C"),
-    ("7♣" + VS16, "7C"),
-    ("as", "AS"),
-    ("aS", "AS"),
-    ("A♠", "AS"),
-    ("1C", "AC"),
-    ("1c", "AC"),
-    ("1♥", "AH"),
-    ("jd", "JD"),
-    ("  KD  ", "KD"),
-    ("\tJd\n", "JD"),
-    (" 10h ", "10H"),
-    (" 2♥" + VS16 + " ", "2H"),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("10h", "10H"),
+        ("10H", "10H"),
+        ("TH", "10H"),
+        ("th", "10H"),
+        ("T♥", "10H"),
+        ("T♥" + VS16, "10H"),
+        ("10♥" + VS16, "10H"),
+        ("Q♠", "QS"),
+        ("q♠", "QS"),
+        ("Q♠" + VS16, "QS"),
+        ("K♦", "KD"),
+        ("k♦" + VS16, "KD"),
+        ("7♣", "7C"),
+        ("7♣" + VS16, "7C"),
+        ("as", "AS"),
+        ("aS", "AS"),
+        ("A♠", "AS"),
+        ("1C", "AC"),
+        ("1c", "AC"),
+        ("1♥", "AH"),
+        ("jd", "JD"),
+        ("  KD  ", "KD"),
+        ("\tJd\n", "JD"),
+        (" 10h ", "10H"),
+        (" 2♥" + VS16 + " ", "2H"),
+    ],
+)
 def test_r3_accepted_spellings(text, canonical):
     assert str(parse_card(text)) == canonical
 
 
-@pytest.mark.parametrize("text", [
-    "", " ", "A", "S", "10", "♥" + VS16, "11H", "0S", "1OH", "01C", "H10", "SA", "AX", "KK",
-    "10HH", "A S", "10 H", "1 0H", "AS 2S", "ZS", "1.0H", "AS,", "１０H", "AＳ", "14C", "Joker",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "A",
+        "S",
+        "10",
+        "♥" + VS16,
+        "11H",
+        "0S",
+        "1OH",
+        "01C",
+        "H10",
+        "SA",
+        "AX",
+        "KK",
+        "10HH",
+        "A S",
+        "10 H",
+        "1 0H",
+        "AS 2S",
+        "ZS",
+        "1.0H",
+        "AS,",
+        "１０H",
+        "AＳ",
+        "14C",
+        "Joker",
+    ],
+)
 def test_r3_a_string_that_is_not_a_card_is_a_syntax_error_naming_it(text):
     with pytest.raises(CardSyntaxError) as caught:
         parse_card(text)
@@ -122,7 +161,16 @@ def test_r3_parse_cards_names_the_bad_string():
 
 def test_r3_canonical_order_is_suit_s_h_d_c_then_rank_ace_low():
     assert names(sort_cards(cards("KC AS 10H 2S AH KS QD AD 3C"))) == [
-        "AS", "2S", "KS", "AH", "10H", "AD", "QD", "3C", "KC"]
+        "AS",
+        "2S",
+        "KS",
+        "AH",
+        "10H",
+        "AD",
+        "QD",
+        "3C",
+        "KC",
+    ]
     assert parse_card("AS") < parse_card("2S") < parse_card("KS") < parse_card("AH")
     assert sorted(DECK, reverse=True)[0] == parse_card("KC")
 
@@ -153,8 +201,12 @@ def test_r3_arbitrary_text_is_a_card_or_a_syntax_error(text):
 
 
 RANK_SPELLINGS = {1: ["A", "a", "1"], 10: ["10", "T", "t"], 11: ["J", "j"], 12: ["Q", "q"], 13: ["K", "k"]}
-SUIT_SPELLINGS = [["S", "s", "♠", "♠" + VS16], ["H", "h", "♥", "♥" + VS16],
-                  ["D", "d", "♦", "♦" + VS16], ["C", "c", "♣", "♣" + VS16]]
+SUIT_SPELLINGS = [
+    ["S", "s", "♠", "♠" + VS16],
+    ["H", "h", "♥", "♥" + VS16],
+    ["D", "d", "♦", "♦" + VS16],
+    ["C", "c", "♣", "♣" + VS16],
+]
 
 
 @st.composite

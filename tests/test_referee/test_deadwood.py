@@ -8,18 +8,21 @@ from tests import reference
 from tests.test_referee.referee_helpers import PROPERTY, cards, meldy_hands, names, strs
 
 
-@pytest.mark.parametrize(("text", "least"), [
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC KD", 10),
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D", 5),
-    ("2S 4H 6D 8C 10S QH KD AC 3C 5S", 59),     # no meld at all
-    ("5H 6H 7H 2S 2D 2C 10C JC QC KC", 0),      # gin
-    ("3S 4S 5S 6S 7S 8S 9S 10S JS QS", 0),      # one long run
-    ("7S 7H 7D 7C 8C 9C 2D 3D 4D JS", 10),      # R6: a seven goes to the run
-    ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", 10),      # three sets or three runs
-    ("QS KS AS KD AD 2D 5H 5D 9C JC", 63),      # R5: no run around the corner
-    ("AS 2S 3S 4S 8H 8D 8C 2C 4D 5C", 11),
-    ("5S 5H 5D 5C 4S 6S 4C 6C KD QD", 30),
-])
+@pytest.mark.parametrize(
+    ("text", "least"),
+    [
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC KD", 10),
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D", 5),
+        ("2S 4H 6D 8C 10S QH KD AC 3C 5S", 59),  # no meld at all
+        ("5H 6H 7H 2S 2D 2C 10C JC QC KC", 0),  # gin
+        ("3S 4S 5S 6S 7S 8S 9S 10S JS QS", 0),  # one long run
+        ("7S 7H 7D 7C 8C 9C 2D 3D 4D JS", 10),  # R6: a seven goes to the run
+        ("4H 5H 6H 4S 5S 6S 4D 5D 6D KC", 10),  # three sets or three runs
+        ("QS KS AS KD AD 2D 5H 5D 9C JC", 63),  # R5: no run around the corner
+        ("AS 2S 3S 4S 8H 8D 8C 2C 4D 5C", 11),
+        ("5S 5H 5D 5C 4S 6S 4C 6C KD QD", 30),
+    ],
+)
 def test_r7_least_deadwood_examples(text, least):
     assert least_deadwood(cards(text)) == least
 
@@ -77,15 +80,16 @@ def test_r6_each_way_to_share_a_four_of_a_kind_is_listed():
 
 
 def test_r7_a_hand_without_melds_has_one_arrangement():
-    assert strs(arrangements(cards("2S 4H 6D 8C 10S QH KD AC 3C 5S"))) == [
-        "deadwood 2S 5S 10S 4H QH 6D KD AC 3C 8C"]
+    assert strs(arrangements(cards("2S 4H 6D 8C 10S QH KD AC 3C 5S"))) == ["deadwood 2S 5S 10S 4H QH 6D KD AC 3C 8C"]
 
 
 def test_r7_arrangements_without_splits_keep_each_block_whole():
     assert strs(arrangements(cards("AS 2S 3S 4S 5S 6S 7S 9H 9D 9C"), splits=False)) == [
-        "AS 2S 3S 4S 5S 6S 7S | 9H 9D 9C"]
+        "AS 2S 3S 4S 5S 6S 7S | 9H 9D 9C"
+    ]
     assert str(best_arrangement(cards("4H 5H 6H 4S 5S 6S 4D 5D 6D KC"))) == (
-        "4S 5S 6S | 4H 5H 6H | 4D 5D 6D | deadwood KC")
+        "4S 5S 6S | 4H 5H 6H | 4D 5D 6D | deadwood KC"
+    )
 
 
 def test_r14_best_discard_the_openspiel_counter_example():
@@ -101,11 +105,14 @@ def test_r14_best_discard_ties_go_to_the_higher_valued_card():
     assert best_discard(cards("3S 4S 5S 6S 7S 9H 9D 9C KH KD KC")) == (cards("7S")[0], 0)
 
 
-@pytest.mark.parametrize(("text", "discard", "count"), [
-    ("AS 2S 3S 4H 4D 4C 7C 8C 9C KD QH", "QH", 10),
-    ("AS 2S 3S 4H 4D 4C 7C 8C 9C KD 10H", "10H", 10),
-    ("AS 2S 3S 4H 4D 4C 7C 8C 9C 5D 5H", "5H", 5),
-])
+@pytest.mark.parametrize(
+    ("text", "discard", "count"),
+    [
+        ("AS 2S 3S 4H 4D 4C 7C 8C 9C KD QH", "QH", 10),
+        ("AS 2S 3S 4H 4D 4C 7C 8C 9C KD 10H", "10H", 10),
+        ("AS 2S 3S 4H 4D 4C 7C 8C 9C 5D 5H", "5H", 5),
+    ],
+)
 def test_r14_best_discard_ties_of_equal_value_go_to_the_first_card_in_canonical_order(text, discard, count):
     card, least = best_discard(cards(text))
     assert (str(card), least) == (discard, count)
@@ -140,8 +147,7 @@ def test_r3_r7_arrangements_are_exactly_the_least_deadwood_ones_in_canonical_ord
     least = least_deadwood(hand)
     hand_names = names(hand)
     expected = {
-        frozenset(arr) for arr in reference.arrangements(hand_names)
-        if reference.deadwood(hand_names, arr) == least
+        frozenset(arr) for arr in reference.arrangements(hand_names) if reference.deadwood(hand_names, arr) == least
     }
     got = [frozenset(frozenset(names(m.cards)) for m in a.melds) for a in found]
     assert len(set(got)) == len(got)

@@ -9,8 +9,13 @@ from tests.test_referee.referee_helpers import PROPERTY, card, cards, deals, mel
 
 
 def summary(ruling):
-    return (str(ruling.outcome), str(ruling.scorer), ruling.points,
-            ruling.knocker.deadwood_count, ruling.defender.deadwood_count)
+    return (
+        str(ruling.outcome),
+        str(ruling.scorer),
+        ruling.points,
+        ruling.knocker.deadwood_count,
+        ruling.defender.deadwood_count,
+    )
 
 
 def test_r24_the_example_three_sets_beat_three_runs():
@@ -26,8 +31,11 @@ def test_r24_the_example_three_sets_beat_three_runs():
 
 
 def test_r24_the_three_runs_would_have_been_undercut():
-    ruling = judge_hand(cards("4H 5H 6H 4S 5S 6S 4D 5D 6D KC"), cards("AH 2H 3H 7H 8H 9H 2S 3S 7S 8S"),
-                        knocker_melds=melds("4S 5S 6S | 4H 5H 6H | 4D 5D 6D"))
+    ruling = judge_hand(
+        cards("4H 5H 6H 4S 5S 6S 4D 5D 6D KC"),
+        cards("AH 2H 3H 7H 8H 9H 2S 3S 7S 8S"),
+        knocker_melds=melds("4S 5S 6S | 4H 5H 6H | 4D 5D 6D"),
+    )
     assert summary(ruling) == ("undercut", "defender", 20, 10, 0)
     assert strs(ruling.defender.layoffs) == ["3S -> 0", "7S -> 0", "2S -> 0", "8S -> 0"]
     assert ruling.knocker.better is None  # same deadwood: a choice, not a mistake
@@ -38,8 +46,7 @@ WORSE_DEFENDER = "5S 6S 7C QC KH 10D 9H 3C 2C 5D"
 
 
 def test_r22_a_worse_declared_knocker_arrangement_is_honoured_and_the_better_one_shown():
-    ruling = judge_hand(cards(WORSE_KNOCKER), cards(WORSE_DEFENDER),
-                        knocker_melds=melds("2S 3S 4S | 8C 9C 10C JC"))
+    ruling = judge_hand(cards(WORSE_KNOCKER), cards(WORSE_DEFENDER), knocker_melds=melds("2S 3S 4S | 8C 9C 10C JC"))
     assert summary(ruling) == ("knock", "knocker", 30, 9, 39)
     assert strs(ruling.knocker.melds) == ["2S 3S 4S", "8C 9C 10C JC"]
     assert names(ruling.knocker.deadwood) == ["AH", "4H", "4D"]
@@ -78,16 +85,21 @@ def test_r24_declared_defender_melds_with_undeclared_layoffs_get_the_best_layoff
 
 
 def test_r22_worse_declared_layoffs_are_honoured_and_the_better_play_shown():
-    ruling = judge_hand(cards("5H 6H 7H 2S 2D 2C JC QC KC 4D"), cards("8H 9H AS 3S KD 10D 6C 7S 4C QS"),
-                        knocker_melds=melds("5H 6H 7H | 2S 2D 2C | JC QC KC"), layoffs=[])
+    ruling = judge_hand(
+        cards("5H 6H 7H 2S 2D 2C JC QC KC 4D"),
+        cards("8H 9H AS 3S KD 10D 6C 7S 4C QS"),
+        knocker_melds=melds("5H 6H 7H | 2S 2D 2C | JC QC KC"),
+        layoffs=[],
+    )
     assert summary(ruling) == ("knock", "knocker", 64, 4, 68)
     assert strs(ruling.defender_better.layoffs) == ["8H -> 0", "9H -> 0"]
     assert ruling.defender_better.deadwood_count == 51
 
 
 def test_r18_worse_declared_defender_melds_against_gin_are_honoured_and_the_better_shown():
-    ruling = judge_hand(cards("3H 4H 5H 6H 9S 9D 9C QS QD QC"), cards("7H 8H 9H 10H 2S 2D 2C JS JD JC"),
-                        defender_melds=[])
+    ruling = judge_hand(
+        cards("3H 4H 5H 6H 9S 9D 9C QS QD QC"), cards("7H 8H 9H 10H 2S 2D 2C JS JD JC"), defender_melds=[]
+    )
     assert summary(ruling) == ("gin", "knocker", 95, 0, 70)
     assert strs(ruling.defender_better.melds) == ["2S 2D 2C", "JS JD JC", "7H 8H 9H 10H"]
     assert ruling.defender_better.deadwood_count == 0
@@ -98,8 +110,7 @@ AGAINST_GIN_ABLE = "2H 4H 8H 9H KS KD KH AS AD 3D"
 
 
 def test_r22_a_knocker_who_could_go_gin_but_declares_deadwood_has_knocked_and_is_undercut():
-    ruling = judge_hand(cards(GIN_ABLE), cards(AGAINST_GIN_ABLE),
-                        knocker_melds=melds("2S 2D 2C | 5H 6H 7H | JC QC KC"))
+    ruling = judge_hand(cards(GIN_ABLE), cards(AGAINST_GIN_ABLE), knocker_melds=melds("2S 2D 2C | 5H 6H 7H | JC QC KC"))
     assert summary(ruling) == ("undercut", "defender", 15, 10, 5)
     assert strs(ruling.defender.melds) == ["KS KH KD"]
     assert strs(ruling.defender.layoffs) == ["2H -> 0", "4H -> 1", "8H -> 1", "9H -> 1"]
@@ -140,23 +151,28 @@ def test_r21_a_card_in_both_hands_is_refused_naming_both_places():
     err = caught.value
     assert str(err) == "5D appears twice (knocker_hand.cards[9] and defender_hand.cards[5])"
     assert (err.rule, err.field, err.card, err.first) == (
-        "R21", "defender_hand.cards[5]", "5D", "knocker_hand.cards[9]")
+        "R21",
+        "defender_hand.cards[5]",
+        "5D",
+        "knocker_hand.cards[9]",
+    )
 
 
 def test_r21_the_discard_must_be_distinct_from_both_hands():
     with pytest.raises(HandError) as caught:
-        judge_hand(cards("AS 2S 3S 7H 7D 7C 9C 10C JC 5D"), cards("KH QD 8S 4H 2D 3C 6H JH 9D 5C"),
-                   discard=card("JH"))
+        judge_hand(cards("AS 2S 3S 7H 7D 7C 9C 10C JC 5D"), cards("KH QD 8S 4H 2D 3C 6H JH 9D 5C"), discard=card("JH"))
     err = caught.value
-    assert (err.rule, err.field, err.card, err.first) == (
-        "R21", "knocker_hand.discard", "JH", "defender_hand.cards[7]")
+    assert (err.rule, err.field, err.card, err.first) == ("R21", "knocker_hand.discard", "JH", "defender_hand.cards[7]")
 
 
-@pytest.mark.parametrize(("knocker", "defender", "field", "count"), [
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC", "KH QD 8S 4H 2D 3C 6H JH 9D 5C", "knocker_hand.cards", 9),
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D 6D", "KH QD 8S 4H 2D 3C 6H JH 9D 5C", "knocker_hand.cards", 11),
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D", "KH QD 8S 4H 2D 3C 6H JH 9D", "defender_hand.cards", 9),
-])
+@pytest.mark.parametrize(
+    ("knocker", "defender", "field", "count"),
+    [
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC", "KH QD 8S 4H 2D 3C 6H JH 9D 5C", "knocker_hand.cards", 9),
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D 6D", "KH QD 8S 4H 2D 3C 6H JH 9D 5C", "knocker_hand.cards", 11),
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D", "KH QD 8S 4H 2D 3C 6H JH 9D", "defender_hand.cards", 9),
+    ],
+)
 def test_r21_each_hand_has_ten_cards(knocker, defender, field, count):
     with pytest.raises(HandError) as caught:
         judge_hand(cards(knocker), cards(defender))
@@ -171,13 +187,21 @@ def test_r14_an_undeclared_knock_over_the_limit_is_an_illegal_knock():
     err = caught.value
     assert str(err) == "the least deadwood is 22, over the knock limit of 10"
     assert (err.rule, err.field, err.deadwood, err.limit, err.legal_arrangement) == (
-        "R14", "knocker_hand.cards", 22, 10, None)
+        "R14",
+        "knocker_hand.cards",
+        22,
+        10,
+        None,
+    )
 
 
 def test_r14_declared_melds_over_the_limit_are_an_illegal_knock_showing_the_legal_one():
     with pytest.raises(IllegalKnockError) as caught:
-        judge_hand(cards("7S 7H 7D 7C 8C 9C 2D 3D 4D JS"), cards("6C 5C KS QD 10H 3S 9H 4H AH 8S"),
-                   knocker_melds=melds("7S 7H 7D 7C | 2D 3D 4D"))
+        judge_hand(
+            cards("7S 7H 7D 7C 8C 9C 2D 3D 4D JS"),
+            cards("6C 5C KS QD 10H 3S 9H 4H AH 8S"),
+            knocker_melds=melds("7S 7H 7D 7C | 2D 3D 4D"),
+        )
     err = caught.value
     assert str(err) == "the declared melds leave deadwood 27, over the knock limit of 10"
     assert (err.rule, err.field, err.deadwood, err.limit) == ("R14", "knocker_hand.melds", 27, 10)
@@ -186,19 +210,23 @@ def test_r14_declared_melds_over_the_limit_are_an_illegal_knock_showing_the_lega
 
 def test_r14_the_knock_limit_option_applies_to_the_hand():
     with pytest.raises(IllegalKnockError) as caught:
-        judge_hand(cards("AS 2S 3S 8H 8D 8C JC QC KC 7D"), cards("4H 5S 9H 6C 3D KH 10S 2H QD 6D"),
-                   rules=Rules(knock_limit=5))
+        judge_hand(
+            cards("AS 2S 3S 8H 8D 8C JC QC KC 7D"), cards("4H 5S 9H 6C 3D KH 10S 2H QD 6D"), rules=Rules(knock_limit=5)
+        )
     assert (caught.value.deadwood, caught.value.limit) == (7, 5)
 
 
-@pytest.mark.parametrize(("kwargs", "rule", "field"), [
-    ({"knocker_melds": "QS KS AS | 7H 7D 7C"}, "R5", "knocker_hand.melds[0]"),
-    ({"knocker_melds": "7H 7D 7C | 7S 8S 9S"}, "R22", "knocker_hand.melds[1]"),
-    ({"knocker_melds": "7H 7D 7C | 3C 4C 5C | 5C 5H 5S"}, "R6", "knocker_hand.melds[2]"),
-    ({"defender_melds": "9S 8H 10D"}, "R5", "defender_hand.melds[0]"),
-    ({"defender_melds": "9S 9C"}, "R4", "defender_hand.melds[0]"),
-    ({"defender_melds": "2S 3S 4S"}, "R22", "defender_hand.melds[0]"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "rule", "field"),
+    [
+        ({"knocker_melds": "QS KS AS | 7H 7D 7C"}, "R5", "knocker_hand.melds[0]"),
+        ({"knocker_melds": "7H 7D 7C | 7S 8S 9S"}, "R22", "knocker_hand.melds[1]"),
+        ({"knocker_melds": "7H 7D 7C | 3C 4C 5C | 5C 5H 5S"}, "R6", "knocker_hand.melds[2]"),
+        ({"defender_melds": "9S 8H 10D"}, "R5", "defender_hand.melds[0]"),
+        ({"defender_melds": "9S 9C"}, "R4", "defender_hand.melds[0]"),
+        ({"defender_melds": "2S 3S 4S"}, "R22", "defender_hand.melds[0]"),
+    ],
+)
 def test_r22_bad_declared_melds_name_their_hand_and_number(kwargs, rule, field):
     declared = {key: melds(value) for key, value in kwargs.items()}
     with pytest.raises(MeldError) as caught:
@@ -236,8 +264,7 @@ def test_r22_r24_declaring_what_the_referee_chose_gives_the_same_ruling(deal):
         {"knocker_melds": knocker_melds},
         {"knocker_melds": knocker_melds, "defender_melds": defender_melds},
         {"knocker_melds": knocker_melds, "layoffs": list(ruling.defender.layoffs)},
-        {"knocker_melds": knocker_melds, "defender_melds": defender_melds,
-         "layoffs": list(ruling.defender.layoffs)},
+        {"knocker_melds": knocker_melds, "defender_melds": defender_melds, "layoffs": list(ruling.defender.layoffs)},
     ):
         again = judge_hand(knocker, defender, **declared)
         assert summary(again) == summary(ruling)

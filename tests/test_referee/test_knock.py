@@ -121,12 +121,15 @@ def test_r21_ten_cards_may_come_with_the_discard_that_was_made():
     assert verdict.deadwood_count == 5
 
 
-@pytest.mark.parametrize(("limit", "text", "valid"), [
-    (5, "AS 2S 3S 8H 8D 8C JC QC KC 7D", False),
-    (5, "AS 2S 3S 8H 8D 8C JC QC KC 5D", True),
-    (0, "AS 2S 3S 8H 8D 8C JC QC KC AD", False),
-    (0, "5H 6H 7H 2S 2D 2C 10C JC QC KC", True),
-])
+@pytest.mark.parametrize(
+    ("limit", "text", "valid"),
+    [
+        (5, "AS 2S 3S 8H 8D 8C JC QC KC 7D", False),
+        (5, "AS 2S 3S 8H 8D 8C JC QC KC 5D", True),
+        (0, "AS 2S 3S 8H 8D 8C JC QC KC AD", False),
+        (0, "5H 6H 7H 2S 2D 2C 10C JC QC KC", True),
+    ],
+)
 def test_r14_the_knock_limit_option(limit, text, valid):
     verdict = judge_knock(cards(text), rules=Rules(knock_limit=limit))
     assert verdict.valid is valid
@@ -134,11 +137,14 @@ def test_r14_the_knock_limit_option(limit, text, valid):
         assert verdict.reason.endswith(f"over the knock limit of {limit}")
 
 
-@pytest.mark.parametrize(("text", "count"), [
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC", 9),
-    ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D 6D 7D", 12),
-    ("", 0),
-])
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC", 9),
+        ("AS 2S 3S 7H 7D 7C 9C 10C JC 5D 6D 7D", 12),
+        ("", 0),
+    ],
+)
 def test_r21_a_hand_of_the_wrong_size_is_a_hand_error(text, count):
     with pytest.raises(HandError) as caught:
         judge_knock(cards(text))
@@ -189,10 +195,13 @@ def test_r6_overlapping_declared_melds_are_refused():
     assert (err.rule, err.field, err.card, err.melds) == ("R6", "melds[1]", "7C", [0, 1])
 
 
-@pytest.mark.parametrize(("declared", "rule", "meld"), [
-    ("2D 3D 4D | 7C 8C JS", "R5", ["7C", "8C", "JS"]),
-    ("2D 3D 4D | 7S 7H", "R4", ["7S", "7H"]),
-])
+@pytest.mark.parametrize(
+    ("declared", "rule", "meld"),
+    [
+        ("2D 3D 4D | 7C 8C JS", "R5", ["7C", "8C", "JS"]),
+        ("2D 3D 4D | 7S 7H", "R4", ["7S", "7H"]),
+    ],
+)
 def test_r4_r5_a_declared_meld_that_is_not_a_meld_is_refused(declared, rule, meld):
     with pytest.raises(MeldError) as caught:
         judge_knock(cards("7S 7H 7D 7C 8C 9C 2D 3D 4D JS"), melds(declared))

@@ -27,11 +27,14 @@ KNOCKER_MELDS = "5H 6H 7H | 2S 2D 2C | JC QC KC"
 DEFENDER = "8H 9H AS 3S KD 10D 6C 7S 4C QS"  # 68 in all, 51 without 8H and 9H
 
 
-def judge_declared(layoff_text, defender_melds=None, knocker=KNOCKER, defender=DEFENDER,
-                   knocker_melds=KNOCKER_MELDS):
-    return judge_hand(cards(knocker), cards(defender), knocker_melds=melds(knocker_melds),
-                      defender_melds=None if defender_melds is None else melds(defender_melds),
-                      layoffs=layoffs(layoff_text))
+def judge_declared(layoff_text, defender_melds=None, knocker=KNOCKER, defender=DEFENDER, knocker_melds=KNOCKER_MELDS):
+    return judge_hand(
+        cards(knocker),
+        cards(defender),
+        knocker_melds=melds(knocker_melds),
+        defender_melds=None if defender_melds is None else melds(defender_melds),
+        layoffs=layoffs(layoff_text),
+    )
 
 
 def test_r15_a_chain_8h_then_9h_onto_5h_6h_7h():
@@ -54,7 +57,11 @@ def test_r23_a_layoff_onto_the_wrong_meld_is_refused():
     with pytest.raises(LayoffError) as caught:
         judge_declared("8H>1")
     assert (caught.value.rule, caught.value.field, caught.value.card, caught.value.meld) == (
-        "R23", "defender_hand.layoffs[0]", "8H", 1)
+        "R23",
+        "defender_hand.layoffs[0]",
+        "8H",
+        1,
+    )
 
 
 def test_r23_a_layoff_onto_a_meld_the_knocker_does_not_have_is_refused():
@@ -68,24 +75,25 @@ def test_r23_a_layoff_onto_a_meld_the_knocker_does_not_have_is_refused():
 def test_r23_a_card_the_defender_does_not_hold_cannot_be_laid_off():
     with pytest.raises(LayoffError) as caught:
         judge_declared("4H>0")
-    assert (caught.value.rule, caught.value.field, caught.value.card) == (
-        "R23", "defender_hand.layoffs[0].card", "4H")
+    assert (caught.value.rule, caught.value.field, caught.value.card) == ("R23", "defender_hand.layoffs[0].card", "4H")
 
 
 def test_r6_a_card_laid_off_twice_is_refused():
     with pytest.raises(LayoffError) as caught:
         judge_declared("8H>0 8H>0")
-    assert (caught.value.rule, caught.value.field, caught.value.card) == (
-        "R6", "defender_hand.layoffs[1].card", "8H")
+    assert (caught.value.rule, caught.value.field, caught.value.card) == ("R6", "defender_hand.layoffs[1].card", "8H")
 
 
 def test_r23_a_card_in_a_declared_defender_meld_cannot_be_laid_off():
     with pytest.raises(LayoffError) as caught:
-        judge_hand(cards("6H 7H 8H 2S 3S 4S JD QD KD AC"), cards("9H 10H JH 5C KS 3D 4C 2D QC 8S"),
-                   knocker_melds=melds("2S 3S 4S | 6H 7H 8H | JD QD KD"),
-                   defender_melds=melds("9H 10H JH"), layoffs=layoffs("9H>1"))
-    assert (caught.value.rule, caught.value.field, caught.value.card) == (
-        "R23", "defender_hand.layoffs[0].card", "9H")
+        judge_hand(
+            cards("6H 7H 8H 2S 3S 4S JD QD KD AC"),
+            cards("9H 10H JH 5C KS 3D 4C 2D QC 8S"),
+            knocker_melds=melds("2S 3S 4S | 6H 7H 8H | JD QD KD"),
+            defender_melds=melds("9H 10H JH"),
+            layoffs=layoffs("9H>1"),
+        )
+    assert (caught.value.rule, caught.value.field, caught.value.card) == ("R23", "defender_hand.layoffs[0].card", "9H")
 
 
 def test_r23_layoffs_need_the_knockers_melds_declared():
@@ -156,21 +164,26 @@ def test_r15_a_set_of_three_extended_to_four_takes_nothing_more():
 
 
 def test_r15_nothing_lays_off_past_king_or_below_ace():
-    assert best_play(cards("AS 2H QH KH 9C 6S 5H 3D 10H 8C"), meld_objects("JS QS KS | 4H 4D 4C | 7D 8D 9D")
-                     ).layoffs == ()
-    assert best_play(cards("KH 5S 8D JD QS 4C 7H 3S KD 9S"), meld_objects("6S 6D 6C | AH 2H 3H | 9C 10C JC")
-                     ).layoffs == ()
+    assert (
+        best_play(cards("AS 2H QH KH 9C 6S 5H 3D 10H 8C"), meld_objects("JS QS KS | 4H 4D 4C | 7D 8D 9D")).layoffs == ()
+    )
+    assert (
+        best_play(cards("KH 5S 8D JD QS 4C 7H 3S KD 9S"), meld_objects("6S 6D 6C | AH 2H 3H | 9C 10C JC")).layoffs == ()
+    )
     assert not fits(card("AS"), cards("JS QS KS"))
     assert not fits(card("KH"), cards("AH 2H 3H"))
     assert fits(card("AC"), cards("2C 3C 4C"))
     assert fits(card("KD"), cards("10D JD QD"))
 
 
-@pytest.mark.parametrize(("knocker_melds", "layoff"), [
-    ("JS QS KS", "AS>0"),
-    ("AH 2H 3H", "KH>0"),
-    ("5S 5H 5D 5C", "4S>0"),
-])
+@pytest.mark.parametrize(
+    ("knocker_melds", "layoff"),
+    [
+        ("JS QS KS", "AS>0"),
+        ("AH 2H 3H", "KH>0"),
+        ("5S 5H 5D 5C", "4S>0"),
+    ],
+)
 def test_r15_declared_layoffs_past_a_king_an_ace_or_onto_a_set_of_four_are_refused(knocker_melds, layoff):
     with pytest.raises(LayoffError) as caught:
         verify_layoffs(layoffs(layoff), meld_objects(knocker_melds), [layoffs(layoff)[0].card])
@@ -179,16 +192,24 @@ def test_r15_declared_layoffs_past_a_king_an_ace_or_onto_a_set_of_four_are_refus
 
 def test_r15_r18_no_layoffs_after_gin():
     with pytest.raises(LayoffError) as caught:
-        judge_hand(cards("5H 6H 7H 2S 2D 2C 10C JC QC KC"), cards("8H 4H 2H 9C AS 3S KD QD 6S 8S"),
-                   knocker_melds=melds("5H 6H 7H | 2S 2D 2C | 10C JC QC KC"), layoffs=layoffs("8H>0"))
+        judge_hand(
+            cards("5H 6H 7H 2S 2D 2C 10C JC QC KC"),
+            cards("8H 4H 2H 9C AS 3S KD QD 6S 8S"),
+            knocker_melds=melds("5H 6H 7H | 2S 2D 2C | 10C JC QC KC"),
+            layoffs=layoffs("8H>0"),
+        )
     err = caught.value
     assert str(err) == "the knocker went gin: the defender may not lay off"
     assert (err.rule, err.field, err.card) == ("R18", "defender_hand.layoffs[0]", "8H")
 
 
 def test_r18_an_empty_list_of_layoffs_against_gin_is_fine():
-    ruling = judge_hand(cards("5H 6H 7H 2S 2D 2C 10C JC QC KC"), cards("8H 4H 2H 9C AS 3S KD QD 6S 8S"),
-                        knocker_melds=melds("5H 6H 7H | 2S 2D 2C | 10C JC QC KC"), layoffs=[])
+    ruling = judge_hand(
+        cards("5H 6H 7H 2S 2D 2C 10C JC QC KC"),
+        cards("8H 4H 2H 9C AS 3S KD QD 6S 8S"),
+        knocker_melds=melds("5H 6H 7H | 2S 2D 2C | 10C JC QC KC"),
+        layoffs=[],
+    )
     assert (str(ruling.outcome), ruling.points, ruling.defender.deadwood_count) == ("gin", 86, 61)
 
 
@@ -227,8 +248,9 @@ def test_r24_the_greedy_trap_a_ten_needed_to_carry_a_nine():
 
 
 def test_r24_declared_defender_melds_get_only_layoffs_of_the_rest():
-    play = best_play(cards("9S 9H 9D 9C 10H 5C KS 3D 4C 2D"), meld_objects(K3),
-                     defender_melds=meld_objects("9S 9H 9D 9C"))
+    play = best_play(
+        cards("9S 9H 9D 9C 10H 5C KS 3D 4C 2D"), meld_objects(K3), defender_melds=meld_objects("9S 9H 9D 9C")
+    )
     assert strs(play.melds) == ["9S 9H 9D 9C"]
     assert play.layoffs == ()  # 10H cannot reach 8H without 9H
     assert play.deadwood_count == 34

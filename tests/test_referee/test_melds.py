@@ -9,12 +9,15 @@ from tests import reference
 from tests.test_referee.referee_helpers import PROPERTY, cards, meld_objects, melds, meldy_hands, names, strs
 
 
-@pytest.mark.parametrize(("text", "canonical"), [
-    ("7S 7H 7D", "7S 7H 7D"),
-    ("7D 7S 7H", "7S 7H 7D"),
-    ("7C 7H 7S", "7S 7H 7C"),
-    ("KC KD KH KS", "KS KH KD KC"),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("7S 7H 7D", "7S 7H 7D"),
+        ("7D 7S 7H", "7S 7H 7D"),
+        ("7C 7H 7S", "7S 7H 7C"),
+        ("KC KD KH KS", "KS KH KD KC"),
+    ],
+)
 def test_r4_sets_of_three_or_four(text, canonical):
     meld = verify_meld(cards(text))
     assert str(meld) == canonical
@@ -23,13 +26,16 @@ def test_r4_sets_of_three_or_four(text, canonical):
     assert is_meld(cards(text))
 
 
-@pytest.mark.parametrize(("text", "canonical"), [
-    ("3S AS 2S", "AS 2S 3S"),
-    ("AH 2H 3H", "AH 2H 3H"),
-    ("JD QD KD", "JD QD KD"),
-    ("9C KC 10C QC JC", "9C 10C JC QC KC"),
-    ("4H 5H 6H 7H 8H 9H 10H", "4H 5H 6H 7H 8H 9H 10H"),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("3S AS 2S", "AS 2S 3S"),
+        ("AH 2H 3H", "AH 2H 3H"),
+        ("JD QD KD", "JD QD KD"),
+        ("9C KC 10C QC JC", "9C 10C JC QC KC"),
+        ("4H 5H 6H 7H 8H 9H 10H", "4H 5H 6H 7H 8H 9H 10H"),
+    ],
+)
 def test_r5_runs_of_three_or_more_same_suit_consecutive_ace_low(text, canonical):
     meld = verify_meld(cards(text))
     assert str(meld) == canonical
@@ -38,18 +44,21 @@ def test_r5_runs_of_three_or_more_same_suit_consecutive_ace_low(text, canonical)
     assert is_meld(cards(text))
 
 
-@pytest.mark.parametrize(("text", "rule"), [
-    ("QS KS AS", "R5"),   # Ace is low only (R1)
-    ("KD AD 2D", "R5"),   # no wrap past King
-    ("QH KH AH 2H", "R5"),
-    ("4H 5H 7H", "R5"),   # a gap
-    ("4H 5H 6S", "R5"),   # two suits
-    ("AS 2S", "R5"),      # too short for a run
-    ("7S 7H 8D", "R5"),
-    ("7S 7H", "R4"),      # too short for a set
-    ("AS AS 2S", "R6"),   # a card twice
-    ("7S 7H 7D 7C 7S", "R6"),
-])
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("QS KS AS", "R5"),  # Ace is low only (R1)
+        ("KD AD 2D", "R5"),  # no wrap past King
+        ("QH KH AH 2H", "R5"),
+        ("4H 5H 7H", "R5"),  # a gap
+        ("4H 5H 6S", "R5"),  # two suits
+        ("AS 2S", "R5"),  # too short for a run
+        ("7S 7H 8D", "R5"),
+        ("7S 7H", "R4"),  # too short for a set
+        ("AS AS 2S", "R6"),  # a card twice
+        ("7S 7H 7D 7C 7S", "R6"),
+    ],
+)
 def test_r4_r5_r6_verify_meld_names_the_rule_it_breaks(text, rule):
     given_cards = cards(text)
     with pytest.raises(MeldError) as caught:
@@ -90,7 +99,14 @@ def test_r4_r5_r6_all_melds_of_a_hand_every_three_of_a_four_and_every_run_segmen
 
 def test_r5_all_melds_lists_each_segment_of_a_long_run():
     assert strs(all_melds(cards("AS 2S 3S 4S 5S KH QH JH 9D 2C"))) == [
-        "AS 2S 3S", "AS 2S 3S 4S", "AS 2S 3S 4S 5S", "2S 3S 4S", "2S 3S 4S 5S", "3S 4S 5S", "JH QH KH"]
+        "AS 2S 3S",
+        "AS 2S 3S 4S",
+        "AS 2S 3S 4S 5S",
+        "2S 3S 4S",
+        "2S 3S 4S 5S",
+        "3S 4S 5S",
+        "JH QH KH",
+    ]
 
 
 def test_r5_all_melds_finds_no_run_around_the_corner():

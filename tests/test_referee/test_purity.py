@@ -33,16 +33,18 @@ print("ok", len(referee.__all__))
 
 
 def test_referee_imports_without_flask_sqlalchemy_or_marshmallow():
-    result = subprocess.run([sys.executable, "-I", "-c", BLOCKING_IMPORT], capture_output=True, text=True,
-                            cwd=ROOT, timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", BLOCKING_IMPORT], capture_output=True, text=True, cwd=ROOT, timeout=60, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("ok ")
 
 
 def test_the_blocker_really_blocks():
     probe = BLOCKING_IMPORT.replace("import referee\n", "import referee, flask\n", 1)
-    result = subprocess.run([sys.executable, "-I", "-c", probe], capture_output=True, text=True,
-                            cwd=ROOT, timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60, check=False
+    )
     assert result.returncode != 0
     assert "flask is blocked" in result.stderr
 
@@ -62,9 +64,19 @@ def imported_modules(path):
 
 def test_referee_modules_import_only_the_standard_library_and_referee():
     sources = sorted(REFEREE.glob("*.py"))
-    assert {p.name for p in sources} >= {"cards.py", "melds.py", "deadwood.py", "layoff.py", "scoring.py",
-                                         "rules.py", "roles.py", "game.py", "judge.py", "errors.py",
-                                         "__init__.py"}
+    assert {p.name for p in sources} >= {
+        "cards.py",
+        "melds.py",
+        "deadwood.py",
+        "layoff.py",
+        "scoring.py",
+        "rules.py",
+        "roles.py",
+        "game.py",
+        "judge.py",
+        "errors.py",
+        "__init__.py",
+    }
     outside = {
         f"{path.name}: {name}"
         for path in sources

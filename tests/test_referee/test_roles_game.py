@@ -36,6 +36,7 @@ def cut(**cards):
 
 # --- R8, R9: roles and the cut -----------------------------------------------------------
 
+
 def test_r9_highest_cut_is_box_middle_captain_lowest_sits_out():
     assert roles_from_cut(cut(ann="2S", bob="KH", cy="7D")) == Roles(box="bob", captain="cy", sitter="ann")
 
@@ -104,6 +105,7 @@ def test_r8_roles_look_up_both_ways():
 
 # --- R11, R12: rotation ------------------------------------------------------------------
 
+
 def test_r11_box_won_box_stays_captain_and_sitter_swap():
     assert next_roles(FIRST, Role.BOX) == Roles(box="ann", captain="cy", sitter="bob")
 
@@ -125,17 +127,26 @@ def test_r8_the_sitter_never_wins_a_hand():
     assert (err.value.rule, err.value.field) == ("R8", "knocker")
 
 
-@pytest.mark.parametrize(("players", "roles", "cut", "error", "field", "evidence"), [
-    ([1, 1, 2], {"box": 1, "captain": 1, "sitter": 2}, None, RolesError, "players", {"players": [1, 1, 2]}),
-    ([1, 2, 3], {"box": 1, "captain": 2, "sitter": 4}, None, RolesError, "roles",
-     {"value": {"box": 1, "captain": 2, "sitter": 4}}),
-    ([1, 2, 3], None, {"1": "KS", "2": "7H"}, CutError, "cut", {"players": [3]}),
-    ([1, 2, 3], None, {"1": "KS", "2": "7H", "4": "2D"}, CutError, "cut.4", {"value": "4"}),
-    ([1, 2, 3], None, {"01": "KS", "2": "7H", "3": "2D"}, CutError, "cut.01", {"value": "01"}),
-    ([1, 2, 3], None, {"1": "KS", "2": "KS", "3": "2D"}, CutError, "cut", {"players": [1, 2, 3]}),
-    ([1, 2, 3], None, {"1": "KS", "2": "KH", "3": "2D"}, CutError, "cut", {"players": [1, 2]}),
-    ([1, 2, 3], None, None, CutError, "cut", {"players": [1, 2, 3]}),
-])
+@pytest.mark.parametrize(
+    ("players", "roles", "cut", "error", "field", "evidence"),
+    [
+        ([1, 1, 2], {"box": 1, "captain": 1, "sitter": 2}, None, RolesError, "players", {"players": [1, 1, 2]}),
+        (
+            [1, 2, 3],
+            {"box": 1, "captain": 2, "sitter": 4},
+            None,
+            RolesError,
+            "roles",
+            {"value": {"box": 1, "captain": 2, "sitter": 4}},
+        ),
+        ([1, 2, 3], None, {"1": "KS", "2": "7H"}, CutError, "cut", {"players": [3]}),
+        ([1, 2, 3], None, {"1": "KS", "2": "7H", "4": "2D"}, CutError, "cut.4", {"value": "4"}),
+        ([1, 2, 3], None, {"01": "KS", "2": "7H", "3": "2D"}, CutError, "cut.01", {"value": "01"}),
+        ([1, 2, 3], None, {"1": "KS", "2": "KS", "3": "2D"}, CutError, "cut", {"players": [1, 2, 3]}),
+        ([1, 2, 3], None, {"1": "KS", "2": "KH", "3": "2D"}, CutError, "cut", {"players": [1, 2]}),
+        ([1, 2, 3], None, None, CutError, "cut", {"players": [1, 2, 3]}),
+    ],
+)
 def test_r8_r9_verify_seating_names_the_field_and_its_evidence(players, roles, cut, error, field, evidence):
     cards = None if cut is None else {k: parse_card(v) for k, v in cut.items()}
     with pytest.raises(error) as err:
@@ -157,12 +168,15 @@ def test_evidence_an_error_does_not_declare_is_refused_at_once():
         CountError("a count", card="AS")
 
 
-@pytest.mark.parametrize(("knocker", "counts", "winner", "scorer"), [
-    (Role.BOX, (3, 20), Role.BOX, "ann"),
-    (Role.BOX, (9, 4), Role.CAPTAIN, "bob"),       # R17: undercut, the defender wins
-    (Role.CAPTAIN, (0, 30), Role.CAPTAIN, "bob"),
-    (Role.CAPTAIN, (6, 6), Role.BOX, "ann"),
-])
+@pytest.mark.parametrize(
+    ("knocker", "counts", "winner", "scorer"),
+    [
+        (Role.BOX, (3, 20), Role.BOX, "ann"),
+        (Role.BOX, (9, 4), Role.CAPTAIN, "bob"),  # R17: undercut, the defender wins
+        (Role.CAPTAIN, (0, 30), Role.CAPTAIN, "bob"),
+        (Role.CAPTAIN, (6, 6), Role.BOX, "ann"),
+    ],
+)
 def test_r11_the_winner_is_the_knocker_unless_undercut(knocker, counts, winner, scorer):
     hand = HandRecord(FIRST, knocker, score(*counts))
     assert hand.winner is winner
@@ -192,6 +206,7 @@ def test_r12_a_draw_is_a_hand_that_nobody_scores():
 
 # --- R19, R20, R26: the game -------------------------------------------------------------
 
+
 def game_hands():
     """Six hands as played; ann reaches 100 in the sixth."""
     r1 = FIRST
@@ -200,12 +215,12 @@ def game_hands():
     r4 = Roles(box="bob", captain="cy", sitter="ann")
     r6 = Roles(box="cy", captain="ann", sitter="bob")
     return [
-        HandRecord(r1, Role.BOX, score(3, 60)),       # ann knocks: 57
-        HandRecord(r2, Role.CAPTAIN, score(8, 5)),    # cy undercut by ann: 13
-        HandRecord(r3, Role.BOX, score(9, 4)),        # ann undercut by bob: 15
-        HandRecord(r4, None, DRAW),                   # draw: roles stay
-        HandRecord(r4, Role.CAPTAIN, score(0, 20)),   # cy gin: 45
-        HandRecord(r6, Role.CAPTAIN, score(2, 40)),   # ann knocks as captain: 38
+        HandRecord(r1, Role.BOX, score(3, 60)),  # ann knocks: 57
+        HandRecord(r2, Role.CAPTAIN, score(8, 5)),  # cy undercut by ann: 13
+        HandRecord(r3, Role.BOX, score(9, 4)),  # ann undercut by bob: 15
+        HandRecord(r4, None, DRAW),  # draw: roles stay
+        HandRecord(r4, Role.CAPTAIN, score(0, 20)),  # cy gin: 45
+        HandRecord(r6, Role.CAPTAIN, score(2, 40)),  # ann knocks as captain: 38
     ]
 
 
@@ -312,8 +327,10 @@ def test_r8_r19_one_box_captain_and_sitter_after_any_hand_and_the_sitter_never_s
 @given(st.lists(st.tuples(st.permutations(PLAYERS), hand_results), min_size=1, max_size=7))
 def test_r26_exactly_the_hands_seated_out_of_turn_are_marked(played):
     rules = Rules(target_score=1000)  # 7 hands of at most 125 points: nobody wins
-    hands = [HandRecord(Roles(*seats), knocker, DRAW if knocker is None else score(k, d))
-             for seats, (knocker, k, d) in played]
+    hands = [
+        HandRecord(Roles(*seats), knocker, DRAW if knocker is None else score(k, d))
+        for seats, (knocker, k, d) in played
+    ]
     state = replay(rules, FIRST, hands)
     expected, marked = FIRST, []
     for number, hand in enumerate(hands, start=1):

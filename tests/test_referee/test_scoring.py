@@ -75,14 +75,16 @@ def test_r16_r17_r18_score_equals_the_reference(knocker, defender, gin_bonus, un
 
 # --- rule options ------------------------------------------------------------------------
 
+
 def test_rule_options_default_to_the_rules():
     assert Rules() == Rules.from_options(None) == Rules.from_options({})
     assert Rules().as_dict() == {"gin_bonus": 25, "undercut_bonus": 10, "knock_limit": 10, "target_score": 100}
 
 
 def test_rule_options_left_out_take_their_defaults():
-    assert Rules.from_options({"gin_bonus": 20}) == Rules(gin_bonus=20, undercut_bonus=10, knock_limit=10,
-                                                          target_score=100)
+    assert Rules.from_options({"gin_bonus": 20}) == Rules(
+        gin_bonus=20, undercut_bonus=10, knock_limit=10, target_score=100
+    )
 
 
 def test_rule_options_an_unknown_option_is_refused():
@@ -93,16 +95,19 @@ def test_rule_options_an_unknown_option_is_refused():
     assert (err.rule, err.field, err.option, err.value) == ("options", "rules.big_gin_bonus", "big_gin_bonus", 31)
 
 
-@pytest.mark.parametrize(("option", "value", "low", "high", "rule"), [
-    ("gin_bonus", -1, 0, 100, "R18"),
-    ("gin_bonus", 101, 0, 100, "R18"),
-    ("undercut_bonus", -1, 0, 100, "R17"),
-    ("undercut_bonus", 101, 0, 100, "R17"),
-    ("knock_limit", -1, 0, 10, "R14"),
-    ("knock_limit", 11, 0, 10, "R14"),
-    ("target_score", 9, 10, 1000, "R20"),
-    ("target_score", 1001, 10, 1000, "R20"),
-])
+@pytest.mark.parametrize(
+    ("option", "value", "low", "high", "rule"),
+    [
+        ("gin_bonus", -1, 0, 100, "R18"),
+        ("gin_bonus", 101, 0, 100, "R18"),
+        ("undercut_bonus", -1, 0, 100, "R17"),
+        ("undercut_bonus", 101, 0, 100, "R17"),
+        ("knock_limit", -1, 0, 10, "R14"),
+        ("knock_limit", 11, 0, 10, "R14"),
+        ("target_score", 9, 10, 1000, "R20"),
+        ("target_score", 1001, 10, 1000, "R20"),
+    ],
+)
 def test_rule_options_out_of_range_are_refused(option, value, low, high, rule):
     with pytest.raises(RuleOptionError) as caught:
         Rules.from_options({option: value})
@@ -122,24 +127,37 @@ def test_rule_options_must_be_whole_numbers_not_bools_floats_or_strings(value):
         Rules(knock_limit=value)
 
 
-@pytest.mark.parametrize(("option", "value"), [
-    ("gin_bonus", 0), ("gin_bonus", 100), ("undercut_bonus", 0), ("undercut_bonus", 100),
-    ("knock_limit", 0), ("knock_limit", 10), ("target_score", 10), ("target_score", 1000),
-])
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("gin_bonus", 0),
+        ("gin_bonus", 100),
+        ("undercut_bonus", 0),
+        ("undercut_bonus", 100),
+        ("knock_limit", 0),
+        ("knock_limit", 10),
+        ("target_score", 10),
+        ("target_score", 1000),
+    ],
+)
 def test_rule_options_the_bounds_themselves_are_accepted(option, value):
     assert getattr(Rules.from_options({option: value}), option) == value
 
 
 # --- quick entry by counts (R25) -------------------------------------------------------
 
-@pytest.mark.parametrize(("knocker", "defender", "expected"), [
-    (0, 0, ("gin", "knocker", 25)),
-    (0, 100, ("gin", "knocker", 125)),
-    (10, 100, ("knock", "knocker", 90)),
-    (3, 12, ("knock", "knocker", 9)),
-    (7, 7, ("undercut", "defender", 10)),
-    (10, 0, ("undercut", "defender", 20)),
-])
+
+@pytest.mark.parametrize(
+    ("knocker", "defender", "expected"),
+    [
+        (0, 0, ("gin", "knocker", 25)),
+        (0, 100, ("gin", "knocker", 125)),
+        (10, 100, ("knock", "knocker", 90)),
+        (3, 12, ("knock", "knocker", 9)),
+        (7, 7, ("undercut", "defender", 10)),
+        (10, 0, ("undercut", "defender", 20)),
+    ],
+)
 def test_r25_counts_are_scored_by_r16_to_r18(knocker, defender, expected):
     assert as_tuple(score_counts(knocker, defender)) == expected
 
@@ -149,16 +167,18 @@ def test_r25_the_knockers_count_is_bounded_by_the_knock_limit_option():
     with pytest.raises(CountError) as caught:
         score_counts(6, 9, Rules(knock_limit=5))
     err = caught.value
-    assert (err.rule, err.field, err.value, err.minimum, err.maximum) == (
-        "R25", "knocker_deadwood_count", 6, 0, 5)
+    assert (err.rule, err.field, err.value, err.minimum, err.maximum) == ("R25", "knocker_deadwood_count", 6, 0, 5)
 
 
-@pytest.mark.parametrize(("knocker", "defender", "field", "high"), [
-    (11, 20, "knocker_deadwood_count", 10),
-    (-1, 20, "knocker_deadwood_count", 10),
-    (5, 101, "defender_deadwood_count", 100),
-    (5, -1, "defender_deadwood_count", 100),
-])
+@pytest.mark.parametrize(
+    ("knocker", "defender", "field", "high"),
+    [
+        (11, 20, "knocker_deadwood_count", 10),
+        (-1, 20, "knocker_deadwood_count", 10),
+        (5, 101, "defender_deadwood_count", 100),
+        (5, -1, "defender_deadwood_count", 100),
+    ],
+)
 def test_r25_counts_out_of_range_are_refused(knocker, defender, field, high):
     with pytest.raises(CountError) as caught:
         score_counts(knocker, defender)
