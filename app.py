@@ -271,7 +271,14 @@ def init_request_limits(app: Flask) -> None:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
         if request.endpoint == "leagues.import_league_json":
             request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
+            read_chunked_body()
+            return  # read once, by its view, before its transaction begins
         read_chunked_body()
+        if request.method in WRITE_METHODS:
+            # The whole body arrives before the write guard locks its game (or, on
+            # SQLite, takes the writer's turn): a phone that stalls mid-body holds
+            # up nobody but itself.
+            request.get_data(cache=True)
 
     init_write_limits(app)
 
