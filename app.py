@@ -196,6 +196,47 @@ def init_database(app: Flask) -> None:
         init_engine_events(db.engine)
 
 
+def _rollback() -> None:
+    """Nothing of this write is kept. A connection that died under it fails
+    its rollback too: the answer already says what happened."""
+    try:
+        db.session.rollback()
+    except SQLAlchemyError as err:
+        log.warning("rollback on a lost connection: %s", err)
+
+
+def _failed_commit(err: SQLAlchemyError, pending: idempotency.Pending | None) -> Response:
+    """The truth about a write whose commit failed: its stored answer if it
+    is in the database after all, else a 409 (a concurrent twin's conflict)
+    or a 503 (not confirmed)."""
+    _rollback()
+    if not isinstance(err, IntegrityError):
+        log.error("a write's commit failed: %s", err)
+    try:
+        known = None if pending is None else idempotency.committed(pending)
+    except SQLAlchemyError:
+        _rollback()
+        known = None
+    except Problem as problem:  # a concurrent twin with another body won
+        return handle_problem(problem)
+    if known is not None:
+        return known
+    if isinstance(err, IntegrityError):
+        return handle_problem(
+            conflict(
+                "this write conflicted with another made at the same time, "
+                "and nothing was saved: read the resource and try again"
+            )
+        )
+    detail = (
+        "the database did not confirm this write, so it may not have been saved: retry it with the same Idempotency-Key"
+        if pending is not None
+        else "the database did not confirm this write, so it may not have been saved: read the "
+        "resource before sending it again (writes with an Idempotency-Key can simply be retried)"
+    )
+    return problem_response(503, detail, type=UNAVAILABLE, headers={"Retry-After": "1"})
+
+
 def init_write_requests(app: Flask) -> None:
     """Every transaction of a request that may write starts as a write
     (BEGIN IMMEDIATE on SQLite): one that reads first and then tries to write
@@ -218,40 +259,14 @@ def init_write_requests(app: Flask) -> None:
             return response
         pending = g.pop("idempotency", None)
         if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
-            db.session.rollback()
+            _rollback()
             return response
         try:
             if pending is not None:
                 idempotency.store(pending, response)
             db.session.commit()
         except SQLAlchemyError as err:
-            db.session.rollback()
-            if not isinstance(err, IntegrityError):
-                log.error("a write's commit failed: %s", err)
-            try:
-                known = None if pending is None else idempotency.committed(pending)
-            except SQLAlchemyError:
-                db.session.rollback()
-                known = None
-            except Problem as problem:  # a concurrent twin with another body won
-                return handle_problem(problem)
-            if known is not None:
-                return known
-            if isinstance(err, IntegrityError):
-                return handle_problem(
-                    conflict(
-                        "this write conflicted with another made at the same time, "
-                        "and nothing was saved: read the resource and try again"
-                    )
-                )
-            detail = (
-                "the database did not confirm this write, so it may not have been saved: retry it with "
-                "the same Idempotency-Key"
-                if pending is not None
-                else "the database did not confirm this write, so it may not have been saved: read the "
-                "resource before sending it again (writes with an Idempotency-Key can simply be retried)"
-            )
-            return problem_response(503, detail, type=UNAVAILABLE, headers={"Retry-After": "1"})
+            return _failed_commit(err, pending)
         return response
 
     @app.teardown_request

@@ -540,3 +540,37 @@ def test_twins_of_a_write_that_needs_no_key_create_one_player_and_get_one_answer
     assert len({r.get_data() for r in answers}) == 1
     with trust_app.app_context():
         assert db.session.query(Player).count() == 1
+
+
+def test_a_failed_commit_whose_rollback_fails_too_is_still_answered_with_the_truth(
+    api: FlaskClient, trust_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection killed under a write fails its ROLLBACK as well (psycopg's
+    AdminShutdown): the answer is still a 503, never a 500, and the retry writes once."""
+    from sqlalchemy.exc import OperationalError
+
+    game, auth, etag = new_game(api)
+    headers = {**auth, "If-Match": etag, "Idempotency-Key": key()}
+    failures: list[int] = []
+
+    rollbacks: list[int] = []
+
+    def rollback(self: Any) -> None:
+        real_rollback(self)
+        rollbacks.append(1)
+        if len(rollbacks) == 2:  # the first is the failing commit's own; the second, the app's after it
+            failures.append(1)
+            raise OperationalError("ROLLBACK", {}, Exception("terminating connection due to administrator command"))
+
+    with trust_app.app_context():
+        session_class = type(db.session())
+        real_rollback = session_class.rollback
+        _failing_commit(monkeypatch, after=False)
+        monkeypatch.setattr(session_class, "rollback", rollback)
+        r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+        monkeypatch.setattr(session_class, "rollback", real_rollback)
+    assert failures == [1]
+    assert r.status_code == 503 and r.content_type == "application/problem+json", r.get_data(as_text=True)
+    retry = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
+    assert retry.status_code == 201 and retry.get_json()["number"] == 1
+    assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
