@@ -87,6 +87,40 @@ def _client(base: str, game: dict[str, Any], seed: int, log: list[dict[str, Any]
             entry["retry_response"] = again.json()
 
 
+def _check_answers(log: list[dict[str, Any]], server: LiveServer) -> set[int]:
+    """Every answer is a recorded hand, its replay, or a refusal; the games
+    that refused hands because they were won."""
+    # a twin waits for its double and gets the same answer replayed; a refusal (412, or 409
+    # once the game is won, R20) is not stored, so a refused twin is refused on its own account
+    for e in log:
+        if "twin" in e:
+            if e["status"] == 201 or e["twin"]["status"] == 201:
+                assert e["twin"] == {"status": e["status"], "response": e["response"]}, repr(e)
+            else:
+                assert e["status"] in (409, 412) and e["twin"]["status"] in (409, 412), repr(e)
+    assert any("twin" in e for e in log)
+    statuses = {e["status"] for e in log}
+    assert statuses <= {201, 409, 412}, (statuses, server.log()[-3000:])
+    won = {e["game"] for e in log if e["status"] == 409}
+    for e in log:  # a game can reach its target (1000) under this load: then every hand is refused
+        for status, response in (
+            (e["status"], e["response"]),
+            (e.get("twin", {}).get("status"), e.get("twin", {}).get("response")),
+        ):
+            if status == 409:
+                assert response["rule"] == "R20" and "the game is over" in response["detail"], repr(e)
+    accepted = [e for e in log if e["status"] == 201]
+    assert accepted and any(e["status"] == 412 for e in log)
+    for e in log:
+        if "retry_status" in e:  # a retry replays a recorded hand; a refused one is refused again
+            assert e["retry_status"] == e["status"]
+            if e["status"] == 201:
+                assert e["retry_response"] == e["response"]
+        if e["status"] == 412:  # a real conflict: the game had moved on from the ETag sent
+            assert e["response"]["game"]["version"] != e["version"]
+    return won
+
+
 def _run(backend: str, tmp_path: Path) -> None:
     with LiveServer(database_url(backend, tmp_path, "ginref_live_concurrency"), workers=4) as server:
         games = _setup(server.base)
@@ -101,26 +135,8 @@ def _run(backend: str, tmp_path: Path) -> None:
             t.join(timeout=DEADLINE + 30)
         assert not any(t.is_alive() for t in threads)
 
-        # a twin waits for its double and gets the same answer replayed; a refusal (412) is not
-        # stored, so a refused twin is refused again on its own account
-        for e in log:
-            if "twin" in e:
-                if e["status"] == 201 or e["twin"]["status"] == 201:
-                    assert e["twin"] == {"status": e["status"], "response": e["response"]}
-                else:
-                    assert e["status"] == e["twin"]["status"] == 412
-        assert any("twin" in e for e in log)
-        statuses = {e["status"] for e in log}
-        assert statuses <= {201, 412}, (statuses, server.log()[-3000:])
+        won = _check_answers(log, server)
         accepted = [e for e in log if e["status"] == 201]
-        assert accepted and any(e["status"] == 412 for e in log)
-        for e in log:
-            if "retry_status" in e:  # a retry replays a recorded hand; a refused one is refused again
-                assert e["retry_status"] == e["status"]
-                if e["status"] == 201:
-                    assert e["retry_response"] == e["response"]
-            if e["status"] == 412:  # a real conflict: the game had moved on from the ETag sent
-                assert e["response"]["game"]["version"] != e["version"]
 
         for game in games:
             url = f"{server.base}/api/v1/games/{game['id']}"
@@ -128,6 +144,7 @@ def _run(backend: str, tmp_path: Path) -> None:
             hands = requests.get(f"{url}/hands", timeout=10).json()["items"]
             numbers = [h["number"] for h in hands]
             assert numbers == list(range(1, len(hands) + 1))  # gapless, no duplicates
+            assert game["id"] not in won or state["winner"] is not None  # refused only once won
             assert state["hands_played"] == len(hands)
             mine = [e for e in accepted if e["game"] == game["id"]]
             assert len(mine) == len(hands)  # every accepted write is one hand, and every hand was accepted
