@@ -41,6 +41,7 @@ from api.guards import init_guards
 from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import write_transaction, writing
+from models.events import VersionWatch
 from models.security import rotate_key
 from models.verify import check_books, snapshot
 
@@ -115,6 +116,7 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_KEY_PREFIX="ginref",
+        EVENTS_POLL_INTERVAL=0.1,  # seconds between the reads of the versions of games being waited on
         CORS_ORIGINS="*",  # or a list, e.g. FLASK_CORS_ORIGINS='["https://club.example"]'
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
@@ -319,6 +321,14 @@ def init_cors(app: Flask) -> None:
     )
 
 
+def init_events(app: Flask) -> None:
+    """The watch that wakes requests waiting on a game's events
+    (EVENTS_POLL_INTERVAL: how often, in seconds, it reads the versions of the
+    games being waited on)."""
+    with app.app_context():
+        app.extensions["version_watch"] = VersionWatch(db.engine, float(app.config["EVENTS_POLL_INTERVAL"]))
+
+
 def init_health(app: Flask) -> None:
     @app.route("/health")
     def health() -> dict[str, str]:
@@ -427,6 +437,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_cors(app)
     init_docs(app)
     init_health(app)
+    init_events(app)
     init_guards(app)  # last: it checks that every write route declares its guard
     init_commands(app)
     return app

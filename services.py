@@ -17,6 +17,7 @@ from sqlalchemy import select
 from models import ApiKey, Game, Hand, League, LeagueMember, db
 from models import books as league_books
 from models.database import now
+from models.events import add_event
 from models.game import GameRow, Recorded, record_hand
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 
@@ -83,6 +84,7 @@ def start_game(
     game.apply(replay(rules, roles, []))
     db.session.flush()
     _books(game, history=False)
+    add_event(game.id, game.version, "game_started")
     key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
     return game, key
 
@@ -92,6 +94,7 @@ def change_rules(game: Game, rules: Rules) -> None:
     game.rules = rules.as_dict()
     game.apply(replay(rules, game.first_roles, []))
     _books(game, history=False)
+    add_event(game.id, game.version, "rules_changed")
 
 
 def record_next_hand(game: GameRow, judged: Judged) -> Recorded:
@@ -100,6 +103,7 @@ def record_next_hand(game: GameRow, judged: Judged) -> Recorded:
     recorded = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
     if game.league_id is not None:
         league_books.hand_appended(recorded)
+    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
     return recorded
 
 
@@ -115,10 +119,12 @@ def correct_hand(game: Game, hand: Hand, judged: Judged) -> None:
     hand.corrected_at = now()
     game.apply(state)
     _books(game, history=True)
+    add_event(game.id, game.version, "hand_corrected", hand.number)
 
 
 def undo_last_hand(game: Game) -> None:
     """Take back the last hand."""
-    game.hands.pop()
+    undone = game.hands.pop()
     game.apply(_replayed(game))
     _books(game, history=True)
+    add_event(game.id, game.version, "hand_undone", undone.number)

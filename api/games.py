@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, g
+from flask import Response, current_app, g
 from flask.views import MethodView
 from sqlalchemy import select
 
@@ -13,9 +13,11 @@ from api.errors import conflict, invalid, not_found
 from api.guards import not_modified
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
+from models.events import VersionWatch, events_after
 from models.game import GameRow
 from models.security import rotate_key
 from referee import Roles, Rules, verify_seating
+from schemas.events import EventArgsSchema, EventListSchema
 from schemas.games import (
     GameCreatedSchema,
     GameInSchema,
@@ -129,3 +131,24 @@ def rotate_game_key(game_id: int) -> dict[str, Any]:
     if game.league_id is not None:
         raise conflict("a game in a league is written with the league's key; rotate that one")
     return {"key": rotate_key(game_id=game.id, by=g.credential.id)}
+
+
+@blp.route("/<id:game_id>/events", methods=["GET"])
+@blp.arguments(EventArgsSchema, location="query")
+@blp.response(200, EventListSchema, headers=ETAG_HEADER)
+def get_events(args: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
+    after, wait, limit = args["after"], args["wait"], args["limit"]
+    game = GameRow.read(game_id)
+    if game is None:
+        raise not_found("game", game_id)
+    if after > game.version:
+        raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
+    items = events_after(game_id, after, limit)
+    if not items and wait > 0:
+        db.session.close()  # no connection is held while waiting
+        watch: VersionWatch = current_app.extensions["version_watch"]
+        if watch.wait(game_id, after, wait):
+            game = GameRow.read(game_id) or game
+            items = events_after(game_id, after, limit)
+    return {"items": items, "version": game.version}, {"ETag": game.etag}

@@ -2,6 +2,7 @@
 referee decides."""
 
 from models.database import db, init_engine_events, write_transaction
+from models.events import GameEvent
 from models.figures import GamePlayer
 from models.game import Game, Hand, Player
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
@@ -10,6 +11,7 @@ from models.security import ApiKey, IdempotencyRecord
 __all__ = [
     "ApiKey",
     "Game",
+    "GameEvent",
     "GamePlayer",
     "Hand",
     "IdempotencyRecord",

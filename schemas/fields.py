@@ -16,6 +16,8 @@ KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, s
 MODES = ["cards", "counts", "draw"]  # how a hand was entered: R21, R25, R12
 STATUSES = ["in_progress", "finished"]  # R20
 ORDERS = ["asc", "desc"]
+# what a change to a game did (models.events.EventKind)
+EVENT_KINDS = ["game_started", "rules_changed", "hand_recorded", "hand_corrected", "hand_undone"]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 

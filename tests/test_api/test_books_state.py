@@ -421,6 +421,10 @@ class Books(RuleBasedStateMachine):
             read, hands = self.table(game["id"])
             assert read == game
             fold(read, hands["items"])
+            # one event per version since the game began here (1) or was imported (no event at 1)
+            versions = [e["version"] for e in self.get(f"/games/{game['id']}/events", limit=200)["items"]]
+            first = read["version"] - len(versions) + 1
+            assert first in (1, 2) and versions == list(range(first, read["version"] + 1))
             self.games[game["id"]] = {"game": read, "hands": hands}
 
 
