@@ -19,6 +19,7 @@ from models import books as league_books
 from models.database import now
 from models.events import add_event
 from models.game import GameRow, Recorded, record_hand
+from models.revisions import add_revision
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 
 
@@ -97,12 +98,14 @@ def change_rules(game: Game, rules: Rules) -> None:
     add_event(game.id, game.version, "rules_changed")
 
 
-def record_next_hand(game: GameRow, judged: Judged) -> Recorded:
-    """The next hand, in the seating the game expects (R11); none after the win (R20)."""
+def record_next_hand(game: GameRow, judged: Judged, *, by: int | None) -> Recorded:
+    """The next hand, in the seating the game expects (R11); none after the win (R20).
+    ``by``: the id of the key that records it."""
     verify_can_record(game.state())
     recorded = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
     if game.league_id is not None:
         league_books.hand_appended(recorded)
+    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
     add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
     return recorded
 
@@ -111,20 +114,33 @@ def _replayed(game: Game) -> GameState:
     return replay(game.rule_options, game.first_roles, game.records())
 
 
-def correct_hand(game: Game, hand: Hand, judged: Judged) -> None:
+def correct_hand(
+    game: Game,
+    hand: Hand,
+    judged: Judged,
+    *,
+    by: int | None,
+    reason: str | None = None,
+    dispute_id: int | None = None,
+) -> None:
     """Re-judge a past hand with the seating it was played in (R26): later
-    hands stand, and the game is the fold of its log again."""
+    hands stand, and the game is the fold of its log again. The hand's new
+    version joins its revisions, with the key, the reason and the dispute
+    that led to it."""
     hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
     state = _replayed(game)  # raises GameStateError when the correction strands later hands
     hand.corrected_at = now()
     game.apply(state)
     _books(game, history=True)
+    add_revision(game.id, hand, "corrected", game.scores, key_id=by, reason=reason, dispute_id=dispute_id)
     add_event(game.id, game.version, "hand_corrected", hand.number)
 
 
-def undo_last_hand(game: Game) -> None:
-    """Take back the last hand."""
+def undo_last_hand(game: Game, *, by: int | None, reason: str | None = None) -> None:
+    """Take back the last hand: it leaves the hands that stand, and stays in
+    its revisions as undone."""
     undone = game.hands.pop()
     game.apply(_replayed(game))
     _books(game, history=True)
+    add_revision(game.id, undone, "undone", game.scores, key_id=by, reason=reason)
     add_event(game.id, game.version, "hand_undone", undone.number)

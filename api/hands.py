@@ -15,7 +15,15 @@ from api.judging import judge_input
 from api.shapes import HandInGame
 from models import Game, Hand, db
 from models.game import GameRow, StaleGameError
-from schemas.hands import HandInSchema, HandListSchema, HandSchema
+from models.revisions import revisions_of
+from schemas.hands import (
+    HandCorrectionSchema,
+    HandInSchema,
+    HandListSchema,
+    HandSchema,
+    ReasonArgsSchema,
+    RevisionListSchema,
+)
 
 blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands", description="The hands of a game")
 
@@ -43,7 +51,7 @@ class Hands(MethodView):
         game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
         judged = judge_input(data, game.rule_options)
         try:
-            recorded = services.record_next_hand(game, judged)
+            recorded = services.record_next_hand(game, judged, by=g.credential.id)
         except StaleGameError:  # never expected under the row lock; if it were, nothing is written
             db.session.rollback()
             raise conflict("the game changed while this hand was being recorded: read it again") from None
@@ -66,7 +74,7 @@ class HandByNumber(MethodView):
             raise not_found(f"hand {number} in game", game_id)
         return HandInGame(hand, game)
 
-    @blp.arguments(HandInSchema())
+    @blp.arguments(HandCorrectionSchema())
     @blp.response(200, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
     def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[HandInGame, dict[str, str]]:
@@ -75,17 +83,31 @@ class HandByNumber(MethodView):
         hand = _find(game, number)
         if hand is None:
             raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
-        services.correct_hand(game, hand, judge_input(data, game.rule_options))
+        reason = data.pop("reason", None)
+        services.correct_hand(game, hand, judge_input(data, game.rule_options), by=g.credential.id, reason=reason)
         return HandInGame(hand, game), {"ETag": game.etag}
 
+    @blp.arguments(ReasonArgsSchema, location="query")
     @blp.response(204, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
-    def delete(self, game_id: int, number: int) -> tuple[str, dict[str, str]]:
-        """Undo the last hand"""
+    def delete(self, args: dict[str, Any], game_id: int, number: int) -> tuple[str, dict[str, str]]:
+        """Undo the last hand (it stays in its revisions, as undone)"""
         game = load_game(game_id, lock=True)
         if _find(game, number) is None:
             raise not_found(f"hand {number} in game", game_id)
         if number != game.hands_played:
             raise conflict(f"only the last hand ({game.hands_played}) can be undone")
-        services.undo_last_hand(game)
+        services.undo_last_hand(game, by=g.credential.id, reason=args.get("reason"))
         return "", {"ETag": game.etag}
+
+
+@blp.route("/<id:number>/revisions", methods=["GET"])
+@blp.response(200, RevisionListSchema)
+def get_revisions(game_id: int, number: int) -> dict[str, Any]:
+    """Every version of a hand, oldest first: recorded, each correction, an undo"""
+    if GameRow.read(game_id) is None:
+        raise not_found("game", game_id)
+    revisions = revisions_of(game_id, number)
+    if not revisions:
+        raise not_found(f"hand {number} in game", game_id)
+    return {"items": revisions}

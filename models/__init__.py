@@ -6,6 +6,7 @@ from models.events import GameEvent
 from models.figures import GamePlayer
 from models.game import Game, Hand, Player
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
+from models.revisions import HandRevision
 from models.security import ApiKey, IdempotencyRecord
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "GameEvent",
     "GamePlayer",
     "Hand",
+    "HandRevision",
     "IdempotencyRecord",
     "League",
     "LeagueMember",

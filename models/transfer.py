@@ -24,6 +24,7 @@ from models.database import db
 from models.figures import FIGURE_FIELDS, GamePlayer
 from models.game import Game, Hand, Player, result_columns, state_columns
 from models.league import League, LeagueMember
+from models.revisions import first_revisions
 from referee import GameState, Role, Roles, Rules, Score
 from referee.stats import Figures
 
@@ -254,6 +255,7 @@ def import_league(doc: ImportedLeague) -> League:
         connection.execute(insert(_GAME_PLAYERS), figures)
         if hands:
             connection.execute(insert(_HANDS), hands)
+            first_revisions(hands)
     refresh_totals(league.id, ids.values())
     return league
 

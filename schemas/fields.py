@@ -16,6 +16,8 @@ KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, s
 MODES = ["cards", "counts", "draw"]  # how a hand was entered: R21, R25, R12
 STATUSES = ["in_progress", "finished"]  # R20
 ORDERS = ["asc", "desc"]
+# what a revision of a hand did (models.revisions.RevisionAction)
+REVISION_ACTIONS = ["recorded", "corrected", "undone"]
 # what a change to a game did (models.events.EventKind)
 EVENT_KINDS = ["game_started", "rules_changed", "hand_recorded", "hand_corrected", "hand_undone"]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -55,6 +57,30 @@ class Name(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs).strip()
         if _CONTROL.search(text):
             raise ValidationError("must not contain control characters")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValidationError("must be valid Unicode text (no lone surrogates)") from None
+        return text
+
+
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class Text(fields.String):
+    """Trimmed free text (a reason, a claim) of 1 to ``max_length`` characters:
+    lines and tabs, but no other control characters."""
+
+    def __init__(self, max_length: int, **kwargs: Any) -> None:
+        metadata = {"minLength": 1, "maxLength": max_length, **kwargs.pop("metadata", {})}
+        super().__init__(validate=validate.Length(min=1, max=max_length), metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs).strip()
+        if not text:
+            raise ValidationError("must not be blank")
+        if _CONTROL_BUT_LINES.search(text):
+            raise ValidationError("must not contain control characters other than line breaks and tabs")
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import KNOCKERS, MODES, STATUSES, CardField
+from schemas.fields import KNOCKERS, MODES, REVISION_ACTIONS, STATUSES, CardField, Text
 from schemas.rulings import Dumped, RulingSchema
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
@@ -102,19 +102,21 @@ _CARDS_FIELDS = ("knocker_hand", "defender_hand")
 _COUNT_FIELDS = ("knocker_deadwood_count", "defender_deadwood_count")
 
 
+# the three forms of a hand: (title, required members, how many members at most)
+_FORMS: list[dict[str, Any]] = [
+    {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
+    {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
+    {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1},
+]
+
+
 class HandInSchema(Schema):
     """One of: cards (`knocker`, `knocker_hand`, `defender_hand`); counts
     (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
     `{"outcome": "draw"}` (R12)."""
 
     class Meta:  # keywords of the whole body, as for GameInSchema
-        json_schema = {
-            "oneOf": [
-                {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
-                {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
-                {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1},
-            ]
-        }
+        json_schema = {"oneOf": _FORMS}
 
     knocker = fields.String(
         validate=validate.OneOf(KNOCKERS), metadata={"description": "Who knocked: box or captain", "example": "box"}
@@ -156,6 +158,23 @@ class HandInSchema(Schema):
                     errors.setdefault(name, ["Missing data for required field."])
         if errors:
             raise ValidationError(errors)
+
+
+MAX_REASON = 500
+
+
+class HandCorrectionSchema(HandInSchema):
+    """The hand as it should have been (R26), in any of its three forms, and
+    optionally why (kept with the hand's revisions)."""
+
+    class Meta:
+        json_schema = {"oneOf": [{**form, "maxProperties": form["maxProperties"] + 1} for form in _FORMS]}
+
+    reason = Text(MAX_REASON, metadata={"description": "Why the hand is corrected (kept in its revisions)"})
+
+
+class ReasonArgsSchema(Schema):
+    reason = Text(MAX_REASON, metadata={"description": "Why the hand is undone (kept in its revisions)"})
 
 
 class SeatingSchema(Schema):
@@ -202,3 +221,42 @@ class HandSchema(Schema):
 
 class HandListSchema(Schema):
     items = fields.List(fields.Nested(HandSchema), required=True)
+
+
+class RevisionSchema(Schema):
+    """One version of a hand, as it stood when it was made."""
+
+    revision = fields.Integer(required=True, metadata={"description": "1, 2, ... under this hand number"})
+    action = fields.String(required=True, metadata={"enum": list(REVISION_ACTIONS)})
+    mode = fields.String(required=True, metadata={"enum": list(MODES)})
+    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
+    seating = fields.Nested(SeatingSchema, required=True)
+    input = fields.Dict(required=True, metadata={"description": "The hand as entered, canonical cards"})
+    ruling = Dumped(RulingSchema, required=True)
+    scores = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        attribute="scores_after",
+        metadata={"description": "Running scores after this hand, as they stood in this version"},
+    )
+    game_scores = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "The game's scores just after this version was made"},
+    )
+    made_at = fields.DateTime(required=True)
+    key_id = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The id of the key that made it (never the key); null when imported"},
+    )
+    reason = fields.String(required=True, allow_none=True)
+    dispute_id = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The dispute whose upholding made it"}
+    )
+
+
+class RevisionListSchema(Schema):
+    items = fields.List(fields.Nested(RevisionSchema), required=True)

@@ -169,3 +169,12 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
             (3, 14, 0, 0, 0, 1, 0, 0, 0),
         ]
         assert [tuple(d) for d in deadwood] == [(1, 10), (2, None)]
+        # 0008: each hand that was there is its own first revision, as it stands
+        for number, after in ((1, {"1": 10, "2": 0, "3": 0}), (2, {"1": 10, "2": 0, "3": 14})):
+            revisions = client.get(f"/api/v1/games/1/hands/{number}/revisions").get_json()["items"]
+            assert [(r["revision"], r["action"], r["key_id"], r["reason"]) for r in revisions] == [
+                (1, "recorded", None, None)
+            ]
+            assert revisions[0]["scores"] == revisions[0]["game_scores"] == after
+            assert revisions[0]["ruling"] == hands[number - 1]["ruling"]
+            assert revisions[0]["made_at"].startswith("2026-01-05T20:00:00")

@@ -1,0 +1,133 @@
+"""Every version of every hand, append-only: the record never forgets.
+
+A hand's first recording, each correction and an undo each add one revision,
+in the write's own transaction, holding the hand as it stood then (input,
+seating, ruling, running scores), the game's scores just after, when, with
+which key (its id, never the key) and why. The hand table holds the hands
+that stand; an undone hand stays here as ``undone``, and the next hand
+recorded under its number adds its revisions after it. Nothing deletes a
+revision: no endpoint does, and a game is never deleted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, func, insert, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.database import UTCDateTime, db, now
+from models.game import Hand, HandRow
+from referee import Roles
+
+#: What a revision did (schemas.fields.REVISION_ACTIONS lists the same for the API).
+RevisionAction = Literal["recorded", "corrected", "undone"]
+MAX_REASON = 500
+
+
+class HandRevision(db.Model):  # type: ignore[name-defined,misc]
+    """One version of a hand of a game."""
+
+    __tablename__ = "hand_revision"
+    __table_args__ = (UniqueConstraint("game_id", "number", "revision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer)  # 1, 2, ... under this hand number
+    action: Mapped[str] = mapped_column(String(10))
+    mode: Mapped[str] = mapped_column(String(10))
+    box: Mapped[int] = mapped_column(Integer)
+    captain: Mapped[int] = mapped_column(Integer)
+    sitter: Mapped[int] = mapped_column(Integer)
+    knocker: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    input: Mapped[dict[str, Any]] = mapped_column(JSON)
+    ruling: Mapped[dict[str, Any]] = mapped_column(JSON)
+    scores_after: Mapped[dict[str, int]] = mapped_column(JSON)
+    game_scores: Mapped[dict[str, int]] = mapped_column(JSON)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    key_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(MAX_REASON), nullable=True)
+    dispute_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    @property
+    def seating(self) -> Roles:
+        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+
+
+_REVISIONS = HandRevision.__table__
+_NEXT = (
+    select(func.coalesce(func.max(_REVISIONS.c.revision), 0) + 1)
+    .where(_REVISIONS.c.game_id == bindparam("of_game"), _REVISIONS.c.number == bindparam("of_number"))
+    .scalar_subquery()
+)
+_INSERT = insert(_REVISIONS).values(revision=_NEXT)
+_OF_HAND = (
+    select(HandRevision)
+    .where(HandRevision.game_id == bindparam("game_id"), HandRevision.number == bindparam("number"))
+    .order_by(HandRevision.revision)
+)
+
+
+def add_revision(
+    game_id: int,
+    hand: Hand | HandRow,
+    action: RevisionAction,
+    game_scores: dict[str, int],
+    *,
+    key_id: int | None,
+    reason: str | None = None,
+    dispute_id: int | None = None,
+) -> None:
+    """Append the hand as it stands now (or stood, when undone) to its revisions."""
+    db.session.connection().execute(
+        _INSERT,
+        {
+            "of_game": game_id,
+            "of_number": hand.number,
+            "game_id": game_id,
+            "number": hand.number,
+            "action": action,
+            "mode": hand.mode,
+            "box": hand.box,
+            "captain": hand.captain,
+            "sitter": hand.sitter,
+            "knocker": hand.knocker,
+            "input": hand.input,
+            "ruling": hand.ruling,
+            "scores_after": hand.scores_after,
+            "game_scores": game_scores,
+            "made_at": now(),
+            "key_id": key_id,
+            "reason": reason,
+            "dispute_id": dispute_id,
+        },
+    )
+
+
+def first_revisions(hands: list[dict[str, Any]]) -> None:
+    """The first revision of each hand row just inserted (an import's): as
+    recorded, by no key."""
+    columns = ("game_id", "number", "mode", "box", "captain", "sitter", "knocker", "input", "ruling", "scores_after")
+    db.session.connection().execute(
+        insert(_REVISIONS),
+        [
+            {
+                **{name: hand[name] for name in columns},
+                "revision": 1,
+                "action": "recorded",
+                "game_scores": hand["scores_after"],
+                "made_at": hand["recorded_at"],
+                "key_id": None,
+                "reason": None,
+                "dispute_id": None,
+            }
+            for hand in hands
+        ],
+    )
+
+
+def revisions_of(game_id: int, number: int) -> list[HandRevision]:
+    """Every version of hand ``number`` of the game, oldest first."""
+    return list(db.session.scalars(_OF_HAND, {"game_id": game_id, "number": number}))
