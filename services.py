@@ -17,6 +17,7 @@ from sqlalchemy import select
 from models import ApiKey, Game, Hand, League, LeagueMember, db
 from models import books as league_books
 from models.database import now
+from models.disputes import Dispute, compare
 from models.events import add_event
 from models.game import GameRow, Recorded, record_hand
 from models.revisions import add_revision
@@ -144,3 +145,47 @@ def undo_last_hand(game: Game, *, by: int | None, reason: str | None = None) -> 
     _books(game, history=True)
     add_revision(game.id, undone, "undone", game.scores, key_id=by, reason=reason)
     add_event(game.id, game.version, "hand_undone", undone.number)
+
+
+def open_dispute(game: Game, hand: Hand, by: str, claim: str, judged: Judged, *, key_id: int | None) -> Dispute:
+    """Contest a recorded hand: the referee's ruling on the cards given (or on
+    the hand's own) is kept beside the one recorded, with how they differ.
+    The hand stays as it is until the dispute is upheld."""
+    recorded = {name: hand.ruling[name] for name in ("outcome", "scorer", "points")}
+    dispute = Dispute(
+        game_id=game.id,
+        number=hand.number,
+        by=by,
+        claim=claim,
+        mode=judged.mode,
+        knocker=None if judged.knocker is None else judged.knocker.value,
+        input=judged.input,
+        ruling=judged.ruling,
+        recorded=recorded,
+        differences=compare(recorded, judged.ruling),
+        status="open",
+        opened_at=now(),
+        opened_key_id=key_id,
+    )
+    db.session.add(dispute)
+    db.session.flush()
+    game.version += 1
+    add_event(game.id, game.version, "dispute_opened", hand.number)
+    return dispute
+
+
+def resolve_dispute(
+    game: Game, dispute: Dispute, decision: str, reason: str | None, *, hand: Hand | None, key_id: int | None
+) -> None:
+    """The table's decision: upheld corrects the hand with the dispute's ruling,
+    exactly as a correction would (R26), its revision naming the dispute;
+    rejected leaves the hand as it is."""
+    if decision == "upheld":
+        assert hand is not None and hand.number == dispute.number  # the view checks it still stands
+        correct_hand(game, hand, dispute.ruled(), by=key_id, reason=reason, dispute_id=dispute.id)
+    dispute.status = decision
+    dispute.reason = reason
+    dispute.resolved_at = now()
+    dispute.resolved_key_id = key_id
+    game.version += 1
+    add_event(game.id, game.version, "dispute_resolved", dispute.number)

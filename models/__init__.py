@@ -2,6 +2,7 @@
 referee decides."""
 
 from models.database import db, init_engine_events, write_transaction
+from models.disputes import Dispute
 from models.events import GameEvent
 from models.figures import GamePlayer
 from models.game import Game, Hand, Player
@@ -11,6 +12,7 @@ from models.security import ApiKey, IdempotencyRecord
 
 __all__ = [
     "ApiKey",
+    "Dispute",
     "Game",
     "GameEvent",
     "GamePlayer",

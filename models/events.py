@@ -33,7 +33,15 @@ from models.game import Game
 log = logging.getLogger(__name__)
 
 #: What a change did (schemas.fields.EVENT_KINDS lists the same for the API).
-EventKind = Literal["game_started", "rules_changed", "hand_recorded", "hand_corrected", "hand_undone"]
+EventKind = Literal[
+    "game_started",
+    "rules_changed",
+    "hand_recorded",
+    "hand_corrected",
+    "hand_undone",
+    "dispute_opened",
+    "dispute_resolved",
+]
 
 
 class GameEvent(db.Model):  # type: ignore[name-defined,misc]

@@ -19,7 +19,18 @@ ORDERS = ["asc", "desc"]
 # what a revision of a hand did (models.revisions.RevisionAction)
 REVISION_ACTIONS = ["recorded", "corrected", "undone"]
 # what a change to a game did (models.events.EventKind)
-EVENT_KINDS = ["game_started", "rules_changed", "hand_recorded", "hand_corrected", "hand_undone"]
+EVENT_KINDS = [
+    "game_started",
+    "rules_changed",
+    "hand_recorded",
+    "hand_corrected",
+    "hand_undone",
+    "dispute_opened",
+    "dispute_resolved",
+]
+# a dispute's state (models.disputes.DisputeStatus)
+DISPUTE_STATUSES = ["open", "upheld", "rejected"]
+ROLES = ["box", "captain", "sitter"]  # R8
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 

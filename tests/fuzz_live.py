@@ -61,6 +61,8 @@ class Seeder:
         self.http = requests.Session()
         self.api = base + "/api/v1"
         self.keys: dict[tuple[str, int], str] = {}
+        self.cards_hands: list[list[int]] = []  # [game, number] of the hands recorded by cards
+        self.disputes: list[list[int]] = []  # [game, number, dispute] of the disputes left open
 
     def _post(self, path: str, body: Any, key: str | None = None, etag: str | None = None) -> Any:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
@@ -95,8 +97,14 @@ class Seeder:
         if league is None:
             key = self.keys[("game", game["id"])] = game["key"]
         etag = response.headers["ETag"]
-        for hand in hands:
+        for number, hand in enumerate(hands, start=1):
             etag = self._post(f"/games/{game['id']}/hands", hand, key, etag).headers["ETag"]
+            if "knocker_hand" in hand:
+                self.cards_hands.append([int(game["id"]), number])
+                for _ in range(2):  # open disputes, for the fuzzed resolutions to resolve
+                    body = {"by": "captain", "claim": "a dispute to resolve"}
+                    dispute = self._post(f"/games/{game['id']}/hands/{number}/disputes", body, key).json()
+                    self.disputes.append([int(game["id"]), number, int(dispute["id"])])
         return int(game["id"])
 
     def export(self, league: int) -> Any:
@@ -139,7 +147,12 @@ def seed(base: str) -> dict[str, Any]:
     for i in range(12):  # the newest games, listed first, have no hands: their rules can change
         league = owners[i % len(owners)]
         s.game(tables[league], league, cut=i % 2 == 1, rules=room, hands=[])
-    return {"keys": [[scope, ident, key] for (scope, ident), key in s.keys.items()], "imports": [s.export(leagues[1])]}
+    return {
+        "keys": [[scope, ident, key] for (scope, ident), key in s.keys.items()],
+        "imports": [s.export(leagues[1])],
+        "cards_hands": s.cards_hands,
+        "disputes": s.disputes,
+    }
 
 
 def tally(counts_path: Path) -> dict[str, Counter[str]]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import sys
 import threading
@@ -40,7 +41,7 @@ import schemathesis
 from schemathesis import GenerationMode
 
 from schemas.games import GameInSchema
-from schemas.hands import HandInSchema
+from schemas.hands import HandCorrectionSchema, HandInSchema
 
 if sys.version_info < (3, 11, 8) or sys.version_info[:3] == (3, 12, 0):
     # ast.parse from two threads at once can fail with "AST constructor
@@ -57,7 +58,7 @@ if sys.version_info < (3, 11, 8) or sys.version_info[:3] == (3, 12, 0):
     ast.parse = _locked_parse  # type: ignore[assignment]
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
-GAME_PATH = re.compile(r"^/api/v1/games/([0-9]+)(/hands(?:/[^/]*)?|/key)?$")
+GAME_PATH = re.compile(r"^/api/v1/games/([0-9]+)(/hands(?:/[^/]*(?:/disputes(?:/[^/]*/resolution)?)?)?|/key)?$")
 LEAGUE_PATH = re.compile(r"^/api/v1/leagues/([0-9]+)/(key|members)$")
 
 BASE = os.environ.get("GINREF_FUZZ_BASE", "").rstrip("/")
@@ -66,6 +67,8 @@ COUNTS = os.environ.get("GINREF_FUZZ_COUNTS")
 _lock = threading.Lock()
 _keys: dict[tuple[str, int], str] = {}
 _imports: list[Any] = []
+_cards_hands: list[list[int]] = []  # [game, number]: hands that can be disputed without cards
+_disputes: list[list[int]] = []  # [game, number, dispute]: open disputes, each resolved once
 _local = threading.local()
 
 
@@ -78,6 +81,8 @@ def _load_state() -> None:
     for scope, ident, key in state["keys"]:
         _keys[(scope, int(ident))] = key
     _imports.extend(state.get("imports", []))
+    _cards_hands.extend(state.get("cards_hands", []))
+    _disputes.extend(state.get("disputes", []))
 
 
 _load_state()
@@ -86,7 +91,11 @@ _load_state()
 @schemathesis.hook
 def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
     components = raw_schema.get("components", {}).get("schemas", {})
-    for name, declared in (("GameIn", GameInSchema), ("HandIn", HandInSchema)):
+    for name, declared in (
+        ("GameIn", GameInSchema),
+        ("HandIn", HandInSchema),
+        ("HandCorrection", HandCorrectionSchema),
+    ):
         if name in components:
             for keyword, value in declared.Meta.json_schema.items():
                 components[name].setdefault(keyword, value)
@@ -132,11 +141,27 @@ def _positive(case: Any) -> bool:
     return case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
 
 
+def _aim_at_disputes(case: Any) -> None:
+    """Half the positive cases of a dispute's writes go to a hand that has one
+    to open or resolve: made-up ids would almost never meet."""
+    if not _positive(case) or random.random() < 0.5:
+        return
+    params = case.path_parameters
+    if case.path.endswith("/resolution"):
+        with _lock:
+            target = _disputes.pop() if _disputes else None
+        if target is not None:
+            params["game_id"], params["number"], params["dispute_id"] = target
+    elif case.path.endswith("/disputes") and _cards_hands:
+        params["game_id"], params["number"] = random.choice(_cards_hands)
+
+
 @schemathesis.hook
 def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
     method = case.method.upper()
     if method not in WRITES:
         return
+    _aim_at_disputes(case)
     path = unquote(case.formatted_path)
     headers = dict(case.headers or {})
     headers["Idempotency-Key"] = uuid.uuid4().hex

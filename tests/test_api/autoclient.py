@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import Headers
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
-GAME_PATH = re.compile(r"^/api/v1/games/(\d+)(/hands(/\d+)?|/key)?/?$")
+GAME_PATH = re.compile(r"^/api/v1/games/(\d+)(/hands(/\d+(/disputes(/\d+/resolution)?)?)?|/key)?/?$")
 LEAGUE_PATH = re.compile(r"^/api/v1/leagues/(\d+)/(members|key)/?$")
 
 

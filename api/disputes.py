@@ -1,0 +1,121 @@
+"""Disputes of recorded hands: opened with the cards as the disputing side
+gives them, ruled on by the referee, resolved by the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g
+
+import services
+from api.body import Blueprint
+from api.docs import ETAG_HEADER, keyed_write
+from api.errors import conflict, invalid, not_found
+from api.games import load_game
+from api.judging import Judged, judge_cards
+from models import Dispute, Game, Hand, db
+from models.disputes import disputes_of
+from models.game import GameRow
+from schemas.disputes import DisputeArgsSchema, DisputeInSchema, DisputeListSchema, DisputeSchema, ResolutionInSchema
+from schemas.hands import HandInSchema
+
+blp = Blueprint("disputes", __name__, url_prefix="/games/<id:game_id>", description="Disputes of recorded hands")
+
+_HAND_INPUT = HandInSchema()
+
+
+def _standing(game: Game, number: int) -> Hand | None:
+    return next((h for h in game.hands if h.number == number), None)
+
+
+def _judged(data: dict[str, Any], hand: Hand, game: Game) -> Judged:
+    """The referee's ruling on the dispute's cards, or on the hand's own."""
+    knocker = data.get("knocker", hand.knocker)
+    if "knocker_hand" in data:
+        if knocker is None:
+            raise invalid("knocker", "this hand was a draw (R12): say who knocked", offending=None)
+        return judge_cards({**data, "knocker": knocker}, game.rule_options)
+    if hand.mode != "cards":
+        raise invalid(
+            "knocker_hand",
+            f"this hand was recorded {'by counts (R25)' if hand.mode == 'counts' else 'as a draw (R12)'}: "
+            "give both hands' cards to dispute it",
+            offending=None,
+        )
+    return judge_cards(_HAND_INPUT.load(hand.input), game.rule_options)
+
+
+def _dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
+    dispute = db.session.get(Dispute, dispute_id)
+    if dispute is None or dispute.game_id != game_id or dispute.number != number:
+        raise not_found(f"dispute of hand {number} in game {game_id}", dispute_id)
+    return dispute
+
+
+def _game(game_id: int) -> None:
+    if GameRow.read(game_id) is None:
+        raise not_found("game", game_id)
+
+
+@blp.route("/hands/<id:number>/disputes", methods=["POST"])
+@blp.arguments(DisputeInSchema())
+@blp.response(201, DisputeSchema, headers=ETAG_HEADER)
+@keyed_write(blp, scope="game", if_match="optional")
+def open_dispute(data: dict[str, Any], game_id: int, number: int) -> tuple[Dispute, int, dict[str, str]]:
+    """Dispute a recorded hand: the referee rules on the cards given (or the hand's own) beside the recorded ruling"""
+    game = load_game(game_id, lock=True)
+    hand = _standing(game, number)
+    if hand is None:
+        raise not_found(f"hand {number} in game", game_id)
+    dispute = services.open_dispute(
+        game, hand, data["by"], data["claim"], _judged(data, hand, game), key_id=g.credential.id
+    )
+    return (
+        dispute,
+        201,
+        {"Location": f"/api/v1/games/{game_id}/hands/{number}/disputes/{dispute.id}", "ETag": game.etag},
+    )
+
+
+@blp.route("/hands/<id:number>/disputes", methods=["GET"])
+@blp.arguments(DisputeArgsSchema, location="query")
+@blp.response(200, DisputeListSchema)
+def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
+    """A hand's disputes, open and resolved, oldest first"""
+    _game(game_id)
+    items = [d for d in disputes_of(game_id, number) if args.get("status") in (None, d.status)]
+    return {"items": items}
+
+
+@blp.route("/hands/<id:number>/disputes/<id:dispute_id>", methods=["GET"])
+@blp.response(200, DisputeSchema)
+def get_dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
+    """One dispute"""
+    _game(game_id)
+    return _dispute(game_id, number, dispute_id)
+
+
+@blp.route("/hands/<id:number>/disputes/<id:dispute_id>/resolution", methods=["POST"])
+@blp.arguments(ResolutionInSchema())
+@blp.response(200, DisputeSchema, headers=ETAG_HEADER)
+@keyed_write(blp, scope="game", if_match="required")
+def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id: int) -> tuple[Dispute, dict[str, str]]:
+    """Resolve a dispute: upheld corrects the hand with its ruling (R26), rejected leaves the hand as it is"""
+    game = load_game(game_id, lock=True)
+    dispute = _dispute(game_id, number, dispute_id)
+    if dispute.status != "open":
+        raise conflict(f"dispute {dispute_id} is already resolved ({dispute.status})")
+    hand = _standing(game, number)
+    if data["decision"] == "upheld" and hand is None:
+        raise conflict(f"hand {number} was undone: there is no hand to correct", rule="R26")
+    services.resolve_dispute(game, dispute, data["decision"], data.get("reason"), hand=hand, key_id=g.credential.id)
+    return dispute, {"ETag": game.etag}
+
+
+@blp.route("/disputes", methods=["GET"])
+@blp.arguments(DisputeArgsSchema, location="query")
+@blp.response(200, DisputeListSchema)
+def list_game_disputes(args: dict[str, Any], game_id: int) -> dict[str, Any]:
+    """A game's disputes, open and resolved, oldest first"""
+    _game(game_id)
+    return {"items": [d for d in disputes_of(game_id) if args.get("status") in (None, d.status)]}

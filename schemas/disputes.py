@@ -1,0 +1,91 @@
+"""Disputes of a recorded hand and their resolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.fields import DISPUTE_STATUSES, KNOCKERS, MODES, ROLES, Text
+from schemas.hands import MAX_REASON, DefenderHandSchema, KnockerHandSchema
+from schemas.rulings import Dumped, RulingSchema
+
+MAX_CLAIM = 2000
+
+
+class DisputeInSchema(Schema):
+    """Who disputes and what; optionally the two hands as the disputing side
+    says they were (exactly as in a hand by cards). Without them the referee
+    rules again on the hand's own cards."""
+
+    by = fields.String(
+        required=True,
+        validate=validate.OneOf(ROLES),
+        metadata={"description": "Who disputes: box, captain or sitter (the sitter may advise, R8)"},
+    )
+    claim = Text(MAX_CLAIM, required=True, metadata={"description": "What the disputing side says"})
+    knocker = fields.String(
+        validate=validate.OneOf(KNOCKERS),
+        metadata={"description": "Who knocked, if not as recorded (needed to dispute a draw, R12)"},
+    )
+    knocker_hand = fields.Nested(KnockerHandSchema)
+    defender_hand = fields.Nested(DefenderHandSchema)
+
+    @validates_schema
+    def _both_hands_or_none(self, data: dict[str, Any], **kwargs: Any) -> None:
+        given = [name for name in ("knocker_hand", "defender_hand") if name in data]
+        if len(given) == 1:
+            missing = "defender_hand" if given == ["knocker_hand"] else "knocker_hand"
+            raise ValidationError("give both hands' cards, or neither (the hand's own are ruled on again)", missing)
+        if "knocker" in data and not given:
+            raise ValidationError("a knocker other than recorded needs the hands' cards", "knocker")
+
+
+class ResolutionInSchema(Schema):
+    decision = fields.String(
+        required=True,
+        validate=validate.OneOf(["upheld", "rejected"]),
+        metadata={"description": "upheld: the hand is corrected with the dispute's ruling (R26); rejected: it stands"},
+    )
+    reason = Text(MAX_REASON, metadata={"description": "Why (kept with the dispute, and with the hand's revision)"})
+
+
+class ResultSchema(Schema):
+    outcome = fields.String(required=True)
+    scorer = fields.String(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+
+
+class DifferenceSchema(Schema):
+    field = fields.String(required=True, metadata={"enum": ["outcome", "scorer", "points"]})
+    recorded = fields.Raw(required=True)
+    disputed = fields.Raw(required=True)
+
+
+class DisputeSchema(Schema):
+    id = fields.Integer(required=True)
+    game_id = fields.Integer(required=True)
+    hand = fields.Integer(required=True, attribute="number", metadata={"description": "The hand's number"})
+    by = fields.String(required=True, metadata={"enum": list(ROLES)})
+    claim = fields.String(required=True)
+    mode = fields.String(required=True, metadata={"enum": list(MODES)})
+    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
+    input = fields.Dict(required=True, metadata={"description": "The cards ruled on, canonical (R3)"})
+    ruling = Dumped(RulingSchema, required=True, metadata={"description": "The referee's ruling on those cards"})
+    recorded = fields.Nested(ResultSchema, required=True, metadata={"description": "The ruling recorded, when opened"})
+    differs = fields.Boolean(required=True)
+    differences = fields.List(fields.Nested(DifferenceSchema), required=True)
+    status = fields.String(required=True, metadata={"enum": list(DISPUTE_STATUSES)})
+    reason = fields.String(required=True, allow_none=True, metadata={"description": "The decision's reason"})
+    opened_at = fields.DateTime(required=True)
+    opened_key_id = fields.Integer(required=True, allow_none=True)
+    resolved_at = fields.DateTime(required=True, allow_none=True)
+    resolved_key_id = fields.Integer(required=True, allow_none=True)
+
+
+class DisputeListSchema(Schema):
+    items = fields.List(fields.Nested(DisputeSchema), required=True)
+
+
+class DisputeArgsSchema(Schema):
+    status = fields.String(validate=validate.OneOf(DISPUTE_STATUSES), metadata={"description": "Only these"})
