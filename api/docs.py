@@ -37,7 +37,7 @@ IDEMPOTENCY_KEY = {
     "description": "Makes a retry safe: the same key (16 to 255 visible ASCII characters, random: a UUID "
     "will do) with the same body gets the first successful answer again, with "
     "`Idempotent-Replayed: true`, for 24 hours, and the write is done once. Replayed only to "
-    "the key (Authorization) that made the write; with another body it is a 422.",
+    "the key (Authorization) that made the write; with another body or query string it is a 422.",
 }
 
 
