@@ -8,7 +8,7 @@ with a write route that declares neither.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -37,7 +37,7 @@ IDEMPOTENCY_KEY = {
     "description": "Makes a retry safe: the same key (16 to 255 visible ASCII characters, random: a UUID "
     "will do) with the same body gets the first successful answer again, with "
     "`Idempotent-Replayed: true`, for 24 hours, and the write is done once. Replayed only to "
-    "the key (Authorization) that made the write; with another body it is a 422.",
+    "the key (Authorization) that made the write; with another body or query string it is a 422.",
 }
 
 
@@ -96,13 +96,14 @@ def keyed_write(
     return decorate
 
 
-def open_write(blp: Blueprint) -> Callable[[F], F]:
-    """A write anyone may make (it needs no key), still rate-limited."""
+def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = ()) -> Callable[[F], F]:
+    """A write anyone may make (it needs no key), still rate-limited;
+    ``parameters``: the write's own, documented before Idempotency-Key."""
 
     def decorate(func: F) -> F:
         func.write_guard = WriteGuard("open")  # type: ignore[attr-defined]
         documented = blp.alt_response(429, response="TOO_MANY_REQUESTS")(func)
-        return _documented_only(func, blp.doc(parameters=[IDEMPOTENCY_KEY])(documented))
+        return _documented_only(func, blp.doc(parameters=[*parameters, IDEMPOTENCY_KEY])(documented))
 
     return decorate
 

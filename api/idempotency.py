@@ -6,7 +6,8 @@ game outside a league, an import) is replayed to whoever holds the
 ``Idempotency-Key`` itself, which is why it must be long and random (a UUID
 will do). The lookup runs inside the write's transaction, after the write is
 authenticated (and its game locked), so a retry waits for the first request
-and then gets its answer; the same key with another body is a 422.
+and then gets its answer; the same key with another body (or query string)
+is a 422.
 
 The response is stored in the same transaction as the write it answers
 (``store``, called by the request's commit in app.py): a committed write
@@ -69,7 +70,17 @@ def _pending(scope: str) -> Pending | None:
         b"\0".join((scope.encode(), request.method.encode(), request.path.encode("utf-8", "surrogateescape"), raw))
     ).hexdigest()
     secret = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"ginref idempotent response").derive(raw)
-    return Pending(lookup, hashlib.sha256(request.get_data()).hexdigest(), secret)
+    return Pending(lookup, _fingerprint(), secret)
+
+
+def _fingerprint() -> str:
+    """What a retry must repeat: the body, and the query string when there
+    is one (an import's ``players``), so that the same key with another of
+    either is a 422, never the first answer replayed."""
+    body = hashlib.sha256(request.get_data())
+    if not request.query_string:
+        return body.hexdigest()  # as before there was a query to cover: records already stored still match
+    return hashlib.sha256(b"\0".join((body.digest(), request.query_string))).hexdigest()
 
 
 def _find(pending: Pending) -> IdempotencyRecord | None:
@@ -85,9 +96,9 @@ def _replay(record: IdempotencyRecord, pending: Pending) -> Response:
     if record.body_hash != pending.body_hash:
         raise Problem(
             422,
-            f"this {HEADER} was used with a different request body",
+            f"this {HEADER} was used with a different request body or query string",
             type=IDEMPOTENCY,
-            errors={HEADER: ["already used with a different body"]},
+            errors={HEADER: ["already used with a different body or query string"]},
         )
     try:
         body = AESGCM(pending.secret).decrypt(record.body[:12], record.body[12:], record.lookup.encode())

@@ -9,12 +9,12 @@ from marshmallow import ValidationError
 from sqlalchemy import func, select
 
 import services
-from api.body import Blueprint
+from api.body import MAX_ID, Blueprint
 from api.docs import keyed_write, open_write
 from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
 from api.judging import judge_league, refused
-from api.shapes import Page, WithKey, page_of
+from api.shapes import Imported, Page, WithKey, page_of
 from models import ApiKey, Game, League, LeagueMember, Player, db
 from models.security import rotate_key
 from models.standings import head_to_head, standings
@@ -25,6 +25,7 @@ from schemas.leagues import (
     HeadToHeadSchema,
     HistoryArgsSchema,
     LeagueCreatedSchema,
+    LeagueImportedSchema,
     LeagueInSchema,
     LeagueListSchema,
     LeagueSchema,
@@ -33,7 +34,7 @@ from schemas.leagues import (
     StandingsSchema,
 )
 from schemas.numbers import NumberOutOfRangeError
-from schemas.transfer import LeagueImportSchema, read_document
+from schemas.transfer import LeagueImportSchema, read_document, read_player_mapping
 
 blp = Blueprint(
     "leagues",
@@ -203,14 +204,75 @@ def export_league_csv(league_id: int) -> Response:
     )
 
 
+PLAYERS_PARAMETER = {
+    "in": "query",
+    "name": "players",
+    "required": False,
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                "example": {"3": 17},
+            }
+        }
+    },
+    "description": "The document's players who are players here already, as a JSON object: the player's id "
+    'in the document -> the id of the existing player, e.g. `{"3": 17}`. Those join the league as they are '
+    "(keeping their own names, whatever the document calls them); the document's other players are "
+    "created. Each key must be a player of the document, each value an existing player, and no two keys "
+    "may name the same player (R8); else a 422 naming `query.players.<key>.key` or `.value` (`query.players` "
+    "for a parameter that is not one JSON object), and nothing is written.",
+}
+MAPPING = "query.players"
+
+
+def _player_mapping() -> dict[int, int]:
+    """The ``players`` query parameter, read (a 422 for one that does not
+    parse, or names one existing player twice); no database yet."""
+    given = request.args.getlist("players")
+    if not given:
+        return {}
+    if len(given) > 1:
+        raise invalid(MAPPING, f"given {len(given)} times: give one JSON object")
+    try:
+        return read_player_mapping(given[0])
+    except ValidationError as err:
+        raise refused(err.messages, "query") from None
+
+
+def _verify_in_document(mapping: dict[int, int], players: list[dict[str, Any]]) -> None:
+    """Each key of the mapping is a player of the document."""
+    ids = {p["id"] for p in players}
+    for key in mapping:
+        if key not in ids:
+            raise invalid(f"{MAPPING}.{key}.key", f"there is no player {key} in the document", offending=key)
+
+
+def _verify_existing(mapping: dict[int, int]) -> None:
+    """Each value of the mapping is an existing player (in the import's transaction)."""
+    known = (
+        set(db.session.scalars(select(Player.id).where(Player.id.in_(list(mapping.values()))))) if mapping else set()
+    )
+    for key, existing in mapping.items():
+        if existing not in known:
+            raise invalid(f"{MAPPING}.{key}.value", f"there is no player {existing}", offending=existing)
+
+
 @blp.route("/import", methods=["POST"])
-@blp.alt_response(201, schema=LeagueCreatedSchema, success=True, description="The rebuilt league, with its new key")
+@blp.alt_response(
+    201,
+    schema=LeagueImportedSchema,
+    success=True,
+    description="The rebuilt league, with its new key and what each player of the document became",
+)
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@open_write(blp)
+@open_write(blp, parameters=[PLAYERS_PARAMETER])
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Rebuild a league from its JSON export (all or nothing)"""
+    """Rebuild a league from its JSON export (all or nothing), onto existing players where `players` says so"""
+    mapping = _player_mapping()
     malformed = Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON)
     if not request.is_json:
         raise malformed
@@ -227,11 +289,13 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     except ValidationError as err:
         raise refused(err.messages) from None
     del body  # judging drops each game's document in turn
+    _verify_in_document(mapping, doc["players"])
     judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
-    league = import_league(judged)
+    _verify_existing(mapping)  # in the transaction that writes; judging, before it, holds no lock
+    league, players = import_league(judged, mapping)
     _, key = ApiKey.issue(league_id=league.id)
     return (
-        LeagueCreatedSchema().dump(WithKey(league_view(league), key)),
+        LeagueImportedSchema().dump(WithKey(Imported(league_view(league), players), key)),
         201,
         {"Location": f"/api/v1/leagues/{league.id}"},
     )

@@ -26,6 +26,17 @@ class WithKey:
 
 
 @dataclass(frozen=True, slots=True)
+class Imported:
+    """A league just imported, with what each player of its document became."""
+
+    league: Any
+    players: list[Any]  # models.transfer.ImportedPlayer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.league, name)
+
+
+@dataclass(frozen=True, slots=True)
 class HandInGame:
     """A hand as played (seating, ruling, running scores after it), with its
     game's state now: the roles for the next hand, the status and the winner."""

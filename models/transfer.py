@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -199,30 +200,60 @@ class ImportedLeague:
     games: list[ImportedGame]
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedPlayer:
+    """A player of an import document and the player it became: an existing
+    one (``created`` false: it keeps its name) or one made for the import."""
+
+    document_id: int
+    id: int
+    name: str
+    created: bool
+
+
 #: games (with their hands and figures) per batch of INSERTs: the rows of one batch are held at once
 GAME_BATCH = 100
 
 
-def import_league(doc: ImportedLeague) -> League:
+def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) -> tuple[League, list[ImportedPlayer]]:
     """Write a judged import (see ``api.judging.judge_league``) as a new
-    league with new ids for its players and games: a few bulk inserts, no
-    object per hand. Adds to the session; the caller commits (or rolls back)."""
+    league with new ids for its games. Its players are the existing players
+    ``mapped`` names (document id -> player id, each an existing player, two
+    document players never onto one: the caller checks) and new players for
+    the others. A few bulk inserts, no object per hand. Adds to the session;
+    the caller commits (or rolls back). Returns the league and, in the
+    document's order, what each of its players became."""
+    mapped = dict(mapped or {})
     league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True)
     db.session.add(league)
     db.session.flush()
     connection = db.session.connection()
     now = datetime.now(UTC)
-    ids: dict[int, int] = {}
-    if doc.players:
+    names: dict[int, str] = {}
+    if mapped:
+        names = dict(
+            db.session.execute(select(Player.id, Player.name).where(Player.id.in_(list(mapped.values())))).all()
+        )
+    created = [(pid, name) for pid, name in doc.players if pid not in mapped]
+    new_ids: dict[int, int] = {}
+    if created:
         new = (
             connection.execute(
                 insert(_PLAYERS).returning(_PLAYERS.c.id, sort_by_parameter_order=True),
-                [{"name": name, "created_at": now} for _, name in doc.players],
+                [{"name": name, "created_at": now} for _, name in created],
             )
             .scalars()
             .all()
         )
-        ids = dict(zip((pid for pid, _ in doc.players), new, strict=True))
+        new_ids = dict(zip((pid for pid, _ in created), new, strict=True))
+    players = [
+        ImportedPlayer(pid, mapped[pid], names[mapped[pid]], False)
+        if pid in mapped
+        else ImportedPlayer(pid, new_ids[pid], name, True)
+        for pid, name in doc.players
+    ]
+    ids = {p.document_id: p.id for p in players}
+    if ids:
         connection.execute(
             insert(_MEMBERS), [{"league_id": league.id, "player_id": p, "joined_at": now} for p in ids.values()]
         )
@@ -257,7 +288,7 @@ def import_league(doc: ImportedLeague) -> League:
             connection.execute(insert(_HANDS), hands)
             first_revisions(hands)
     refresh_totals(league.id, ids.values())
-    return league
+    return league, players
 
 
 def _mapped(roles: Roles, ids: dict[int, int]) -> dict[str, int]:

@@ -32,6 +32,26 @@ class LeagueCreatedSchema(LeagueSchema):
     key = fields.String(required=True, metadata={"description": "The league's key, shown only now"})
 
 
+class ImportedPlayerSchema(Schema):
+    document_id = fields.Integer(required=True, metadata={"description": "The player's id in the document"})
+    id = fields.Integer(required=True, metadata={"description": "The player it is in this league"})
+    name = fields.String(required=True, metadata={"description": "The player's name: an existing player keeps his own"})
+    created = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "true: a new player, made by this import; false: the existing player `players` maps it to"
+        },
+    )
+
+
+class LeagueImportedSchema(LeagueCreatedSchema):
+    players = fields.List(
+        fields.Nested(ImportedPlayerSchema),
+        required=True,
+        metadata={"description": "Each player of the document, in its order, and the player it became"},
+    )
+
+
 class LeagueListSchema(Schema):
     items = fields.List(fields.Nested(LeagueSchema), required=True)
     total = fields.Integer(required=True)

@@ -47,7 +47,11 @@ def _find(value: Any, path: str) -> tuple[str, _Huge] | None:
     return None
 
 
-def loads(data: str | bytes, object_hook: Callable[[dict[str, Any]], Any] | None = None) -> Any:
+def loads(
+    data: str | bytes,
+    object_hook: Callable[[dict[str, Any]], Any] | None = None,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+) -> Any:
     """``json.loads`` with bounded numbers (see :class:`NumberOutOfRangeError`)."""
     huge: list[_Huge] = []
 
@@ -69,7 +73,12 @@ def loads(data: str | bytes, object_hook: Callable[[dict[str, Any]], Any] | None
         return huge[-1]
 
     value = json.loads(
-        data, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant, object_hook=object_hook
+        data,
+        parse_int=parse_int,
+        parse_float=parse_float,
+        parse_constant=parse_constant,
+        object_hook=object_hook,
+        object_pairs_hook=object_pairs_hook,
     )
     if huge:
         path, number = _find(value, "") or ("body", huge[0])

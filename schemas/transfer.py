@@ -18,7 +18,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from schemas.fields import MAX_ID, CardField, Name, UTCDateTime, id_field
 from schemas.hands import HandInSchema
-from schemas.numbers import loads
+from schemas.numbers import NumberOutOfRangeError, loads
 from schemas.rules import RulesSchema
 
 _SHORT = 12  # a card, role or outcome is shorter; a name or date-time may not be
@@ -103,6 +103,68 @@ class LeagueImportSchema(Schema):
     league = fields.Nested(_League, required=True)
     players = fields.List(fields.Nested(_Player), required=True)
     games = fields.List(fields.Raw(), required=True)
+
+
+class PlayerMappingSchema(Schema):
+    """An import's ``players`` query parameter, parsed: which of the
+    document's players are existing players (document id -> existing id).
+    Two of the document's players may not become one (R8)."""
+
+    players = fields.Dict(
+        keys=fields.String(validate=_PLAYER_KEY),
+        values=fields.Integer(
+            strict=True,
+            validate=validate.Range(min=1, max=MAX_ID, error="{input} is not a player id"),
+            error_messages={"invalid": "{input!r} is not a player id", "null": "null is not a player id"},
+        ),
+        required=True,
+    )
+
+    @validates_schema
+    def _one_player_each(self, data: dict[str, Any], **kwargs: Any) -> None:
+        onto: dict[int, str] = {}
+        for key, value in data["players"].items():
+            if value in onto:
+                message = (
+                    f"document player {onto[value]} is mapped to player {value} already: "
+                    "two players of the document cannot be one (R8)"
+                )
+                raise ValidationError({key: {"value": [message]}}, "players")
+            onto[value] = key
+
+
+class _MemberTwiceError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose members are each given once (json.loads keeps the last of twins)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _MemberTwiceError(key)
+        out[key] = value
+    return out
+
+
+def read_player_mapping(text: str) -> dict[int, int]:
+    """The ``players`` query parameter of an import: a JSON object from player
+    ids of the document to ids of existing players (``'{"3": 17}'`` is
+    ``{3: 17}``). Raises ``ValidationError`` with the messages under
+    ``players``; whether the players exist is for the caller to check."""
+    try:
+        value = loads(text, object_pairs_hook=_once_each)
+    except NumberOutOfRangeError as err:
+        message = f"the number {err.text[:40]} is out of range"
+        raise ValidationError({"players": [message] if err.path == "body" else {err.path: [message]}}) from None
+    except _MemberTwiceError as err:
+        raise ValidationError({"players": {err.key: ["given twice"]}}) from None
+    except ValueError:
+        raise ValidationError({"players": ['not JSON: a JSON object such as {"3": 17} is expected']}) from None
+    loaded = PlayerMappingSchema().load({"players": value})
+    return {int(key): int(existing) for key, existing in loaded["players"].items()}
 
 
 def read_document(read: Callable[[], bytes]) -> Any:

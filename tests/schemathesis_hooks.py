@@ -10,7 +10,8 @@ sent the way a careful client sends it, so that it reaches its view.
   before a PATCH that carries one).
 - A fresh ``Idempotency-Key`` on every write.
 - ``POST /leagues/import`` has no body in the spec (the view reads the raw
-  document): its positive cases send a real export document.
+  document): its positive cases send a real export document, without the
+  generated ``players`` mapping (which could name none of its players).
 
 The spec fuzzed is the served one with the keywords of whole bodies that the
 schemas declare (``Meta.json_schema``: a game is seated by a cut or by roles,
@@ -181,6 +182,7 @@ def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
         key = _key("league", _league_of(case.body))
     elif path == "/api/v1/leagues/import" and method == "POST" and _imports and _positive(case):
         kwargs["json"] = _imports[0]
+        case.query = None  # a generated ``players`` names none of the document's players
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
     case.headers = headers

@@ -1187,7 +1187,8 @@ def test_export_import_export_is_identical_apart_from_ids(api: Api) -> None:
     assert sorted(players.values()) == imported["members"]
     assert len(set(games.values())) == 23 and not set(games.values()) & set(games)
     assert doc2 == remap(doc, imported["id"], players, games)
-    assert text2 == json.dumps(remap(doc, imported["id"], players, games), ensure_ascii=False)
+    # the export's members come in key order (flask's JSON), so "10" before "9" as new ids may have it
+    assert text2 == json.dumps(remap(doc, imported["id"], players, games), ensure_ascii=False, sort_keys=True)
     # the imported league's standings (ratings included) equal the original's
     old = {r["name"]: {**r, "player_id": None} for r in api.standings(league.id)}
     new = {r["name"]: {**r, "player_id": None} for r in api.standings(imported["id"])}
@@ -1219,6 +1220,264 @@ def test_an_import_larger_than_the_ordinary_body_limit_rebuilds_the_league(api: 
     players = {p["id"]: names[p["name"]] for p in doc["players"]}
     ids = {g["id"]: g2["id"] for g, g2 in zip(doc["games"], doc2["games"], strict=True)}
     assert doc2 == remap(doc, imported["id"], players, ids)
+
+
+# --- 6b. an import onto existing players (`players`) --------------------------------------------------------
+
+
+NOT_JSON = 'not JSON: a JSON object such as {{"3": 17}} is expected'  # formatted as the others
+
+
+def post_import(api: Api, text: str, players: Any = None, **headers: str) -> Any:
+    """POST the document ``text``; ``players``: the mapping (a dict, sent as JSON) or the raw parameter."""
+    query = {} if players is None else {"players": players if isinstance(players, str) else json.dumps(players)}
+    return api.client.post(
+        f"{BASE}/leagues/import", data=text, content_type="application/json", query_string=query, headers=headers
+    )
+
+
+def wipe(app: Flask) -> None:
+    """Another server: nothing of the exported league is here."""
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+
+
+def totals(api: Api) -> list[int]:
+    return [api.total(p) for p in ("/leagues", "/players", "/games")]
+
+
+def test_an_import_onto_the_players_a_server_knows_creates_none_and_rates_them_as_the_original(api: Api) -> None:
+    league = build(api, LEAGUE)
+    text, doc = export(api, league.id)
+    original = {r["name"]: r for r in api.standings(league.id)}
+    wipe(api.client.application)
+    # The same four people on another server, entered in another order and among others: their ids are
+    # not in the document's order (ratings and tie-breaks must follow the people, not the ids).
+    api.player("Eve")
+    here = {name: api.player(name) for name in ("Dee", "Cy", "Bob", "Ann")}
+    assert sorted(here, key=here.__getitem__) != sorted(here)
+    # Their own league, which the import must leave as it is.
+    other = api.league("Mondays", [here["Ann"], here["Bob"], here["Cy"]])
+    game = api.write(
+        "POST",
+        "/games",
+        {
+            "players": [here["Ann"], here["Bob"], here["Cy"]],
+            "league_id": other["id"],
+            "roles": {"box": here["Ann"], "captain": here["Bob"], "sitter": here["Cy"]},
+        },
+        other["key"],
+    )
+    api.write("POST", f"/games/{game['id']}/hands", counts_body("box", 2, 9), other["key"])
+    other_before = (api.standings(other["id"]), export(api, other["id"])[0])
+    mapping = {str(p["id"]): here[p["name"]] for p in doc["players"]}
+    before = totals(api)
+    response = post_import(api, text, mapping)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    imported = response.get_json()
+    assert imported["players"] == [
+        {"document_id": p["id"], "id": here[p["name"]], "name": p["name"], "created": False} for p in doc["players"]
+    ]
+    assert imported["members"] == sorted(here.values())
+    assert totals(api) == [before[0] + 1, before[1], before[2] + 23]  # no player twice
+    assert {p: api.get(f"/players/{i}")["name"] for p, i in here.items()} == {p: p for p in here}
+    # The league is the exported one, played by the players who were here already.
+    players = {int(k): v for k, v in mapping.items()}
+    _, doc2 = export(api, imported["id"])
+    games = {g["id"]: g2["id"] for g, g2 in zip(doc["games"], doc2["games"], strict=True)}
+    expected = remap(doc, imported["id"], players, games)
+    assert doc2 == expected | {"players": sorted(expected["players"], key=lambda p: p["id"])}  # by id, as exported
+    rows = api.standings(imported["id"])
+    assert {r["name"]: r for r in rows} == {
+        name: {**row, "player_id": here[name]} for name, row in original.items()
+    }  # ratings included, exactly
+    assert [r["name"] for r in rows] == [r["name"] for r in original.values()]
+    # Their other league is untouched; their history now holds both leagues' games.
+    assert (api.standings(other["id"]), export(api, other["id"])[0]) == other_before
+    ann = next(p["id"] for p in doc["players"] if p["name"] == "Ann")
+    hers = [games[g["id"]] for g in doc["games"] if ann in g["players"]]
+    assert len(hers) == 19  # all but the four games of Bob, Cy and Dee
+    assert sorted(g["id"] for g in api.get(f"/players/{here['Ann']}/games", limit=100)["items"]) == sorted(
+        [game["id"], *hers]
+    )
+
+
+def counts_body(knocker: str, k: int, d: int) -> dict[str, Any]:
+    return {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
+
+
+def test_an_import_maps_some_players_creates_the_others_and_says_which(api: Api, small: Built) -> None:
+    text, doc = export(api, small.id)
+    ids = {p["name"]: p["id"] for p in doc["players"]}
+    annie = api.player("Annie")  # Ann, as this server knows her
+    mapping = {str(ids["Ann"]): annie, str(ids["Cy"]): small.ids["C"]}
+    before = totals(api)
+    response = post_import(api, text, mapping)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    imported = response.get_json()
+    made = {p["name"]: p["id"] for p in imported["players"] if p["created"]}
+    assert sorted(made) == ["Bob", "Dee"] and not set(made.values()) & (set(small.ids.values()) | {annie})
+    assert imported["players"] == [
+        {"document_id": ids["Ann"], "id": annie, "name": "Annie", "created": False},  # her name here, not "Ann"
+        {"document_id": ids["Bob"], "id": made["Bob"], "name": "Bob", "created": True},
+        {"document_id": ids["Cy"], "id": small.ids["C"], "name": "Cy", "created": False},
+        {"document_id": ids["Dee"], "id": made["Dee"], "name": "Dee", "created": True},
+    ]
+    assert imported["members"] == sorted([annie, made["Bob"], small.ids["C"], made["Dee"]])
+    assert totals(api) == [before[0] + 1, before[1] + 2, before[2] + 6]
+    assert {api.get(f"/players/{i}")["name"] for i in made.values()} == {"Bob", "Dee"}
+    players = {ids["Ann"]: annie, ids["Bob"]: made["Bob"], ids["Cy"]: small.ids["C"], ids["Dee"]: made["Dee"]}
+    _, doc2 = export(api, imported["id"])
+    games = {g["id"]: g2["id"] for g, g2 in zip(doc["games"], doc2["games"], strict=True)}
+    assert doc2 == remap(doc, imported["id"], players, games) | {
+        "players": sorted(
+            [{"id": players[p["id"]], "name": "Annie" if p["name"] == "Ann" else p["name"]} for p in doc["players"]],
+            key=lambda p: p["id"],
+        )
+    }
+    original = {players[small.ids[small.initials[r["player_id"]]]]: r for r in api.standings(small.id)}
+    assert {r["player_id"]: r for r in api.standings(imported["id"])} == {
+        p: {**r, "player_id": p, "name": "Annie" if p == annie else r["name"]} for p, r in original.items()
+    }
+    # The original league, where Cy plays too, is as it was.
+    check_standings(small, api.standings(small.id), small.games)
+
+
+def test_an_import_without_players_or_with_none_mapped_creates_every_player(api: Api, small: Built) -> None:
+    text, doc = export(api, small.id)
+    for players in (None, {}):
+        before = totals(api)
+        response = post_import(api, text, players)
+        assert response.status_code == 201, response.get_data(as_text=True)
+        listed = response.get_json()["players"]
+        assert [(p["document_id"], p["name"], p["created"]) for p in listed] == [
+            (p["id"], p["name"], True) for p in doc["players"]
+        ]
+        assert totals(api) == [before[0] + 1, before[1] + 4, before[2] + 6]
+
+
+MAPPING_FAULTS = [
+    # (what, the players parameter from the document's ids by name (d) and the server's by initial (s),
+    #  the field named, its message; both formatted with the document's ids by name and "A" for Ann's here)
+    (
+        "a key that is not a player of the document",
+        lambda d, s: {"2147483647": s["A"]},
+        "query.players.2147483647.key",
+        "there is no player 2147483647 in the document",
+    ),
+    (
+        "a key that is not a player id",
+        lambda d, s: {"Ann": s["A"]},
+        "query.players.Ann.key",
+        "'Ann' is not a player id",
+    ),
+    (
+        "a key with a leading zero",
+        lambda d, s: {f"0{d['Ann']}": s["A"]},
+        "query.players.0{Ann}.key",
+        "'0{Ann}' is not a player id",
+    ),
+    (
+        "a value that is no player",
+        lambda d, s: {str(d["Ann"]): 2147483647},
+        "query.players.{Ann}.value",
+        "there is no player 2147483647",
+    ),
+    (
+        "two players of the document onto one (R8)",
+        lambda d, s: {str(d["Ann"]): s["A"], str(d["Bob"]): s["C"], str(d["Cy"]): s["A"]},
+        "query.players.{Cy}.value",
+        "document player {Ann} is mapped to player {A} already: two players of the document cannot be one (R8)",
+    ),
+    (
+        "a value that is a string",
+        lambda d, s: {str(d["Ann"]): str(s["A"])},
+        "query.players.{Ann}.value",
+        "'{A}' is not a player id",
+    ),
+    (
+        "a value that is true",
+        lambda d, s: {str(d["Ann"]): True},
+        "query.players.{Ann}.value",
+        "True is not a player id",
+    ),
+    ("a value of zero", lambda d, s: {str(d["Ann"]): 0}, "query.players.{Ann}.value", "0 is not a player id"),
+    ("a value of null", lambda d, s: {str(d["Ann"]): None}, "query.players.{Ann}.value", "null is not a player id"),
+    (
+        "a value too long to read",
+        lambda d, s: f'{{"{d["Ann"]}": {"9" * 31}}}',
+        "query.players.{Ann}",
+        f"the number {'9' * 31} is out of range",
+    ),
+    (
+        "a key given twice",
+        lambda d, s: f'{{"{d["Ann"]}": {s["A"]}, "{d["Ann"]}": {s["B"]}}}',
+        "query.players.{Ann}",
+        "given twice",
+    ),
+    ("a list", lambda d, s: json.dumps([[d["Ann"], s["A"]]]), "query.players", "Not a valid mapping type."),
+    ("not JSON", lambda d, s: f"{d['Ann']}:{s['A']}", "query.players", NOT_JSON),
+    ("empty", lambda d, s: "", "query.players", NOT_JSON),
+]
+
+
+@pytest.mark.parametrize(
+    ("players", "field_", "message"), [pytest.param(p, f, m, id=w) for w, p, f, m in MAPPING_FAULTS]
+)
+def test_an_import_with_a_bad_players_mapping_is_a_422_naming_it_and_writes_nothing(
+    api: Api, small: Built, players: Any, field_: str, message: str
+) -> None:
+    text, doc = export(api, small.id)
+    ids = {p["name"]: p["id"] for p in doc["players"]}
+    api.player("Eve")  # a player of this server outside the league
+    before = totals(api)
+    bad = problem(post_import(api, text, players(ids, small.ids)), 422)
+    field_, message = field_.format(**ids), message.format(**ids, A=small.ids["A"])
+    assert (bad["type"], bad["errors"], bad["detail"]) == (INVALID, {field_: [message]}, f"{field_}: {message}")
+    assert totals(api) == before
+
+
+def test_an_import_with_players_given_twice_is_a_422_and_writes_nothing(api: Api, small: Built) -> None:
+    text, doc = export(api, small.id)
+    ann = str(doc["players"][0]["id"])
+    before = totals(api)
+    response = api.client.post(
+        f"{BASE}/leagues/import?players=" + json.dumps({ann: small.ids["A"]}) + "&players={}",
+        data=text,
+        content_type="application/json",
+    )
+    bad = problem(response, 422)
+    assert bad["errors"] == {"query.players": ["given 2 times: give one JSON object"]}
+    assert totals(api) == before
+
+
+def test_an_import_onto_existing_players_whose_document_is_refused_writes_nothing(api: Api, small: Built) -> None:
+    text, doc = export(api, small.id)
+    doc["games"][2]["scores"] = {k: v + 1 for k, v in doc["games"][2]["scores"].items()}
+    mapping = {str(p["id"]): small.ids[p["name"][0]] for p in doc["players"]}
+    before = totals(api)
+    bad = problem(post_import(api, json.dumps(doc), mapping), 422)
+    assert list(bad["errors"]) == ["games[2].scores"]
+    assert totals(api) == before
+
+
+def test_a_retried_import_replays_only_with_the_same_players(api: Api, small: Built) -> None:
+    text, doc = export(api, small.id)
+    ann = str(doc["players"][0]["id"])
+    key = "import-retry-0123456789abcdef"
+    first = post_import(api, text, {ann: small.ids["A"]}, **{"Idempotency-Key": key})
+    assert first.status_code == 201
+    before = totals(api)
+    again = post_import(api, text, {ann: small.ids["A"]}, **{"Idempotency-Key": key})
+    assert (again.status_code, again.headers.get("Idempotent-Replayed")) == (201, "true")
+    assert again.get_json() == first.get_json()
+    other = problem(post_import(api, text, {ann: small.ids["B"]}, **{"Idempotency-Key": key}), 422)
+    assert other["type"] == "https://ginref.org/problems/idempotency"
+    bare = problem(post_import(api, text, **{"Idempotency-Key": key}), 422)
+    assert bare["type"] == "https://ginref.org/problems/idempotency"
+    assert totals(api) == before
 
 
 def test_the_csv_export_has_one_row_per_hand_with_roles_outcome_points_and_running_scores(api: Api) -> None:

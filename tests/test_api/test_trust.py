@@ -78,6 +78,19 @@ def test_the_same_key_with_another_body_is_a_422(api: FlaskClient) -> None:
     assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
 
 
+def test_the_same_key_with_another_query_string_is_a_422(api: FlaskClient) -> None:
+    headers = {"Idempotency-Key": key()}
+    first = api.post("/api/v1/players?note=1", json={"name": "Ann"}, headers=headers)
+    assert first.status_code == 201
+    again = api.post("/api/v1/players?note=1", json={"name": "Ann"}, headers=headers)
+    assert (again.status_code, again.headers["Idempotent-Replayed"]) == (201, "true")
+    for query in ("?note=2", ""):
+        other = api.post(f"/api/v1/players{query}", json={"name": "Ann"}, headers=headers)
+        assert other.status_code == 422 and other.content_type == "application/problem+json"
+        assert other.get_json()["errors"] == {"Idempotency-Key": ["already used with a different body or query string"]}
+    assert api.get("/api/v1/players").get_json()["total"] == 1
+
+
 def test_keys_are_scoped_by_credential_method_and_path(api: FlaskClient) -> None:
     game, auth, etag = new_game(api)
     game2, auth2, etag2 = new_game(api)
