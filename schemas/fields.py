@@ -16,6 +16,7 @@ KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, s
 MODES = ["cards", "counts", "draw"]  # how a hand was entered: R21, R25, R12
 STATUSES = ["in_progress", "finished"]  # R20
 ORDERS = ["asc", "desc"]
+VISIBILITIES = ["public", "private"]  # private: reads need one of its keys, write or share
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -42,12 +43,11 @@ class CardField(fields.Field):
 
 
 class Name(fields.String):
-    """Trimmed text of 1 to 100 characters with no control characters."""
+    """Trimmed text of 1 to 100 (``max_length``) characters with no control characters."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            validate=validate.Length(min=1, max=100), metadata={"minLength": 1, "maxLength": 100}, **kwargs
-        )
+    def __init__(self, *, max_length: int = 100, **kwargs: Any) -> None:
+        metadata = {"minLength": 1, "maxLength": max_length, **kwargs.pop("metadata", {})}
+        super().__init__(validate=validate.Length(min=1, max=max_length), metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs).strip()
@@ -58,6 +58,10 @@ class Name(fields.String):
         except UnicodeEncodeError:
             raise ValidationError("must be valid Unicode text (no lone surrogates)") from None
         return text
+
+
+def visibility_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(VISIBILITIES, error='"{input}" is not public or private'), **kwargs)
 
 
 def id_field(**kwargs: Any) -> fields.Integer:
