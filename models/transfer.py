@@ -23,7 +23,7 @@ from models.books import refresh_totals
 from models.database import db
 from models.figures import FIGURE_FIELDS, GamePlayer
 from models.game import Game, Hand, Player, result_columns, state_columns
-from models.league import League, LeagueMember
+from models.league import PUBLIC, League, LeagueMember
 from referee import GameState, Role, Roles, Rules, Score
 from referee.stats import Figures
 
@@ -84,7 +84,7 @@ def export_league(league: League) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "league": {"id": league.id, "name": league.name},
+        "league": {"id": league.id, "name": league.name, "visibility": league.visibility},
         "players": [{"id": pid, "name": name} for pid, name in members],
         "games": games,
     }
@@ -191,11 +191,12 @@ class ImportedGame:
 @dataclass(frozen=True, slots=True)
 class ImportedLeague:
     """A whole import document, judged: the league's name, its players
-    (document id, name) and games."""
+    (document id, name), games and visibility."""
 
     name: str
     players: list[tuple[int, str]]
     games: list[ImportedGame]
+    visibility: str = PUBLIC
 
 
 #: games (with their hands and figures) per batch of INSERTs: the rows of one batch are held at once
@@ -206,7 +207,7 @@ def import_league(doc: ImportedLeague) -> League:
     """Write a judged import (see ``api.judging.judge_league``) as a new
     league with new ids for its players and games: a few bulk inserts, no
     object per hand. Adds to the session; the caller commits (or rolls back)."""
-    league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True)
+    league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True, visibility=doc.visibility)
     db.session.add(league)
     db.session.flush()
     connection = db.session.connection()

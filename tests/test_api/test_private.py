@@ -732,6 +732,22 @@ def test_a_game_in_a_league_is_shared_with_the_league(world: World, api: FlaskCl
         assert response.get_json()["detail"] == f"game {game} is in league {world.league}: share the league"
 
 
+def test_an_export_keeps_the_visibility_and_an_import_of_it_is_private(world: World, api: FlaskClient) -> None:
+    export = api.get(f"{BASE}/leagues/{world.league}/export", headers=bearer(world.league_share))
+    doc = export.get_json()
+    assert doc["league"] == {"id": world.league, "name": SECRET_LEAGUE, "visibility": "private"}
+    imported = api.post(f"{BASE}/leagues/import", data=export.get_data(), content_type="application/json")
+    assert imported.status_code == 201, imported.get_json()
+    league = imported.get_json()
+    assert league["visibility"] == "private"
+    assert api.get(f"{BASE}/leagues/{league['id']}").status_code == 404
+    assert api.get(f"{BASE}/leagues/{league['id']}", headers=bearer(league["key"])).status_code == 200
+    assert [lg["id"] for lg in _every_page(api, "/leagues", {})] == [world.public_league]
+    del doc["league"]["visibility"]  # an export made before there were private leagues
+    older = api.post(f"{BASE}/leagues/import", json=doc).get_json()
+    assert older["visibility"] == "public"
+
+
 # --- every read of one league or game declares its guard ---
 
 
