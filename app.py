@@ -42,7 +42,7 @@ from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import write_transaction, writing
 from models.events import VersionWatch
-from models.security import rotate_key
+from models.security import WRITE, rotate_key
 from models.verify import check_books, snapshot
 
 log = logging.getLogger(__name__)
@@ -367,12 +367,12 @@ def init_commands(app: Flask) -> None:
     def backfill_keys() -> None:
         """Issue keys for every league and league-less game that has none; prints them once."""
         with write_transaction():  # all the keys or none
-            with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None))
+            with_keys = select(ApiKey.league_id).where(ApiKey.league_id.is_not(None), ApiKey.kind == WRITE)
             issued = [
                 f"league {league.id}\t{ApiKey.issue(league_id=league.id)[1]}"
                 for league in db.session.scalars(select(League).where(League.id.not_in(with_keys)))
             ]
-            game_keys = select(ApiKey.game_id).where(ApiKey.game_id.is_not(None))
+            game_keys = select(ApiKey.game_id).where(ApiKey.game_id.is_not(None), ApiKey.kind == WRITE)
             issued += [
                 f"game {game.id}\t{ApiKey.issue(game_id=game.id)[1]}"
                 for game in db.session.scalars(select(Game).where(Game.league_id.is_(None), Game.id.not_in(game_keys)))

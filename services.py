@@ -20,6 +20,7 @@ from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
 from models.game import GameRow, Recorded, record_hand
+from models.league import PUBLIC
 from models.revisions import add_revision
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 
@@ -39,9 +40,9 @@ class Judged(Protocol):
     def input(self) -> dict[str, Any]: ...
 
 
-def create_league(name: str, members: list[int]) -> tuple[League, str]:
+def create_league(name: str, members: list[int], visibility: str = PUBLIC) -> tuple[League, str]:
     """A new league with its members, and its key (shown once)."""
-    league = League(name=name, ratings_stale=False, streaks_stale=False, history_version=0)
+    league = League(name=name, ratings_stale=False, streaks_stale=False, history_version=0, visibility=visibility)
     db.session.add(league)
     db.session.flush()
     add_members(league, members)
@@ -69,9 +70,12 @@ def start_game(
     league_id: int | None,
     played_at: datetime | None,
     cut: dict[str, str] | None,
+    visibility: str = PUBLIC,
 ) -> tuple[Game, str | None]:
-    """A new game, and its own key when it is outside a league (shown once)."""
+    """A new game, and its own key when it is outside a league (shown once).
+    ``visibility`` is a game's outside a league; one in a league follows its league's."""
     game = Game(
+        visibility=None if league_id is not None else visibility,
         players=players,
         rules=rules.as_dict(),
         league_id=league_id,
@@ -97,6 +101,20 @@ def change_rules(game: Game, rules: Rules) -> None:
     game.apply(replay(rules, game.first_roles, []))
     _books(game, history=False)
     add_event(game.id, game.version, "rules_changed")
+
+
+def set_game_visibility(game: Game, visibility: str) -> None:
+    """Make a game outside a league public or private (the view checks that
+    it is outside one). Its answers change, so its version (ETag) does."""
+    if game.visibility != visibility:
+        game.visibility = visibility
+        game.version += 1
+        add_event(game.id, game.version, "visibility_changed")
+
+
+def set_league_visibility(league: League, visibility: str) -> None:
+    """Make a league, and with it every game in it, public or private."""
+    league.visibility = visibility
 
 
 def record_next_hand(game: GameRow, judged: Judged, *, by: int | None) -> Recorded:

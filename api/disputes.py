@@ -9,7 +9,7 @@ from flask import g
 
 import services
 from api.body import Blueprint
-from api.docs import ETAG_HEADER, keyed_write
+from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found
 from api.games import load_game
 from api.judging import Judged, judge_cards
@@ -80,6 +80,7 @@ def open_dispute(data: dict[str, Any], game_id: int, number: int) -> tuple[Dispu
 @blp.route("/hands/<id:number>/disputes", methods=["GET"])
 @blp.arguments(DisputeArgsSchema, location="query")
 @blp.response(200, DisputeListSchema)
+@keyed_read(blp, scope="game")
 def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
     """A hand's disputes, open and resolved, oldest first"""
     _game(game_id)
@@ -89,6 +90,7 @@ def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> dict[
 
 @blp.route("/hands/<id:number>/disputes/<id:dispute_id>", methods=["GET"])
 @blp.response(200, DisputeSchema)
+@keyed_read(blp, scope="game")
 def get_dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
     """One dispute"""
     _game(game_id)
@@ -115,6 +117,7 @@ def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id:
 @blp.route("/disputes", methods=["GET"])
 @blp.arguments(DisputeArgsSchema, location="query")
 @blp.response(200, DisputeListSchema)
+@keyed_read(blp, scope="game")
 def list_game_disputes(args: dict[str, Any], game_id: int) -> dict[str, Any]:
     """A game's disputes, open and resolved, oldest first"""
     _game(game_id)

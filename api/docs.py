@@ -1,9 +1,12 @@
-"""How each write is guarded, declared on its view, and documented from the
-same declaration: keys, ETags, Idempotency-Key and error responses.
+"""How each write and each read of a league or game is guarded, declared on
+its view, and documented from the same declaration: keys, ETags,
+Idempotency-Key and error responses.
 
-Every write route declares :func:`keyed_write` or :func:`open_write`;
-api.guards enforces what the declaration says, and refuses to start an app
-with a write route that declares neither.
+Every write route declares :func:`keyed_write` or :func:`open_write`, and
+every read route of one league or game (a path with ``game_id`` or
+``league_id``) declares :func:`keyed_read`; api.guards enforces what the
+declaration says, and refuses to start an app with a route that declares
+none.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ IF_MATCH = {
     "description": "The game's current ETag (from GET /games/{game_id} or the last write)",
 }
 SECURITY: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+# A read needs a key only when its league or game is private: a key is optional.
+READ_SECURITY: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
 IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -92,6 +97,56 @@ def keyed_write(
             params.append({**IF_MATCH, "required": if_match == "required"})
         documented = blp.doc(security=SECURITY, parameters=params)(documented)
         return _documented_only(func, documented)
+
+    return decorate
+
+
+ReadScope = Literal["game", "league"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadGuard:
+    """What a read of one league or game needs before its view runs
+    (enforced by api.guards.guard_read).
+
+    ``scope``: ``game`` (the game in the path: a game in a league is read
+    with the league's keys) or ``league`` (the league in the path). ``key``:
+    ``read`` (any key of it, write or share, if it is private; none if it is
+    public) or ``write`` (its write key, always)."""
+
+    scope: ReadScope
+    key: Literal["read", "write"] = "read"
+
+
+def keyed_read(blp: Blueprint, *, scope: ReadScope, key: Literal["read", "write"] = "read") -> Callable[[F], F]:
+    """A read of one league or game, which must not show a private one to
+    anyone without one of its keys.
+
+    Put it under the view's ``blp.response`` (the path must name
+    ``game_id`` or ``league_id``, as ``scope`` says)::
+
+        @blp.route("/<id:game_id>/events", methods=["GET"])
+        @blp.response(200, EventsSchema)
+        @keyed_read(blp, scope="game")
+        def list_events(game_id: int) -> ...:
+
+    Before the view runs (and before its query arguments are read), an
+    unknown id, or a private league or game read without one of its keys
+    (``Authorization: Bearer <key>``: its write key or a share key, not
+    revoked), is the same 404 as an unknown id, so a private one's existence
+    never shows. A public one reads with no key (one given is ignored).
+    ``key="write"``: the read needs the write key even when public (401
+    without a key, 403 with a share key or another's)."""
+
+    def decorate(func: F) -> F:
+        func.read_guard = ReadGuard(scope, key)  # type: ignore[attr-defined]
+        documented = blp.alt_response(404, response="NOT_FOUND")(func)
+        security = READ_SECURITY
+        if key == "write":
+            documented = blp.alt_response(401, response="UNAUTHORIZED")(documented)
+            documented = blp.alt_response(403, response="FORBIDDEN")(documented)
+            security = SECURITY
+        return _documented_only(func, blp.doc(security=security)(documented))
 
     return decorate
 

@@ -8,14 +8,16 @@ from sqlalchemy import select
 
 import services
 from api.body import Blueprint
-from api.docs import ETAG_HEADER, keyed_write
+from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found
-from api.guards import not_modified
+from api.guards import not_modified, unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
 from models.events import VersionWatch, events_after
 from models.game import GameRow
+from models.league import PUBLIC
 from models.security import rotate_key
+from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
 from schemas.events import EventArgsSchema, EventListSchema
 from schemas.games import (
@@ -59,7 +61,7 @@ def _league_of(data: dict[str, Any]) -> int | None:
     if league_id is None:
         return None
     if db.session.get(League, league_id) is None:
-        raise invalid("league_id", f"there is no league {league_id}", offending=league_id)
+        raise unknown_league(league_id)
     members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)))
     for i, p in enumerate(data["players"]):
         if p not in members:
@@ -75,8 +77,10 @@ class Games(MethodView):
     def post(self, data: dict[str, Any]) -> tuple[Game | WithKey, int, dict[str, str]]:
         """Start a game: three players, a cut (R9) or roles, and rule options.
 
-        In a league it needs the league's key. Outside a league it needs none
-        and returns the game's own key, once: keep it to record hands."""
+        In a league it needs the league's key, and follows the league's
+        visibility. Outside a league it needs none and returns the game's own
+        key, once: keep it to record hands; ``visibility: private`` makes its
+        reads need that key or a share key."""
         roles = _seat(data)
         rules = Rules.from_options(data.get("rules"))
         game, key = services.start_game(
@@ -86,6 +90,7 @@ class Games(MethodView):
             league_id=_league_of(data),
             played_at=data.get("played_at"),
             cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
+            visibility=data.get("visibility", PUBLIC),
         )
         headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
         return (game if key is None else WithKey(game, key)), 201, headers
@@ -93,8 +98,8 @@ class Games(MethodView):
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)
     def get(self, args: dict[str, Any]) -> Page:
-        """List games, newest first"""
-        return page_of(select(Game).order_by(Game.id.desc()), args)
+        """List the public games, newest first (private ones, and those of private leagues, are left out)"""
+        return page_of(select(Game).where(public_games()).order_by(Game.id.desc()), args)
 
 
 @blp.route("/<id:game_id>")
@@ -103,6 +108,7 @@ class GameById(MethodView):
     @blp.alt_response(
         304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
     )
+    @keyed_read(blp, scope="game")
     def get(self, game_id: int) -> Response | tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
         game = GameRow.read(game_id)
@@ -114,11 +120,20 @@ class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[Game, dict[str, str]]:
-        """Change the rule options, only before the first hand"""
+        """Change the rule options (only before the first hand) or the visibility (outside a league)"""
         game = load_game(game_id, lock=True)
-        if game.hands_played:
-            raise conflict("the rules can change only before the first hand")
-        services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
+        if "visibility" in data:
+            if game.league_id is not None:
+                raise invalid(
+                    "visibility",
+                    f"game {game_id} is in league {game.league_id} and follows its visibility: change the league's",
+                    offending=data["visibility"],
+                )
+            services.set_game_visibility(game, data["visibility"])
+        if "rules" in data:
+            if game.hands_played:
+                raise conflict("the rules can change only before the first hand")
+            services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
         return game, {"ETag": game.etag}
 
 
@@ -136,6 +151,7 @@ def rotate_game_key(game_id: int) -> dict[str, Any]:
 @blp.route("/<id:game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventListSchema, headers=ETAG_HEADER)
+@keyed_read(blp, scope="game")
 def get_events(args: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
     """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
     after, wait, limit = args["after"], args["wait"], args["limit"]

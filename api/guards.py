@@ -13,7 +13,14 @@ Nothing is written for a request before it is authenticated.
 Which key a write needs: a league's key for the league and every game in it;
 a game's own key for a game outside any league. Creating a league, importing
 one, creating a game outside a league, creating a player and the referee
-endpoints need no key: they hand out keys or touch no one's data.
+endpoints need no key: they hand out keys or touch no one's data. A share
+key never writes (403). A write to a private league or game with no key that
+reads it (missing, unknown, revoked, another's) is answered as if it did not
+exist (404; for a game's ``league_id``, the 422 of an unknown league).
+
+Reads of one league or game (:func:`guard_read`, declared with
+api.docs.keyed_read) are the same 404 as an unknown id when the league or
+game is private and the request has none of its keys, write or share.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from sqlalchemy import select
 
 from api import idempotency
 from api.body import WRITE_METHODS
-from api.docs import WriteGuard
+from api.docs import ReadGuard, WriteGuard
 from api.errors import (
     FORBIDDEN,
     PRECONDITION_FAILED,
@@ -35,13 +42,18 @@ from api.errors import (
     UNAUTHORIZED,
     Problem,
     handle_problem,
+    invalid,
     not_found,
 )
 from api.limits import count_write
 from models import League, db
 from models.game import GameRow, GameView
-from models.security import KeyRow, StaleKeyError, find_key, hash_key, lock_game_with_key
+from models.league import PRIVATE
+from models.security import WRITE, KeyRow, StaleKeyError, find_key, hash_key, lock_game_with_key
+from models.visibility import Audience, game_audience, league_audience
 from schemas.games import GameSchema
+
+READ_METHODS = {"GET", "HEAD"}
 
 
 def _unauthorized(detail: str, error: str | None = None) -> Problem:
@@ -68,11 +80,38 @@ class Access:
     if_match: str | None = None  # "required" or "optional"
 
 
+def unknown_league(league_id: int) -> Problem:
+    """A game's ``league_id`` that names no league (or a private one the
+    request cannot read): a 422, whoever finds it."""
+    return invalid("league_id", f"there is no league {league_id}", offending=league_id)
+
+
+def _known(digest: str | None, row: KeyRow | None) -> KeyRow | None:
+    """The key row, if it is the one the request's key hashes to."""
+    if digest is None or row is None or not hmac.compare_digest(row.key_hash, digest):
+        return None
+    return row
+
+
 def _credential(
-    digest: str | None, row: KeyRow | None, *, league_id: int | None, game_id: int | None, access: Access
+    digest: str | None,
+    row: KeyRow | None,
+    *,
+    league_id: int | None,
+    game_id: int | None,
+    access: Access,
+    hidden: Problem | None = None,
 ) -> KeyRow:
     """The key, if it may write to this league or game: 401 without a key,
-    with an unknown or a revoked one; 403 with another's."""
+    with an unknown or a revoked one; 403 with another's, or with a share
+    key. ``hidden``: the league or game is private, and a request whose key
+    does not read it gets this (the answer to an unknown id) instead."""
+    if hidden is not None:
+        known = _known(digest, row)
+        if known is None or not known.reads(league_id=league_id, game_id=game_id):
+            if known is not None and known.revoked_at is not None:
+                access.revoked = known  # its own rotation may still be replayed to it
+            raise hidden
     if digest is None:
         raise _unauthorized("this write needs the key of its league or game: Authorization: Bearer <key>")
     if row is None or not hmac.compare_digest(row.key_hash, digest):
@@ -84,6 +123,8 @@ def _credential(
     if not allowed:
         what = f"league {league_id}" if league_id is not None else f"game {game_id}"
         raise Problem(403, f"this key does not give access to {what}", type=FORBIDDEN)
+    if row.kind != WRITE:
+        raise Problem(403, "a share key only reads: writes need the write key", type=FORBIDDEN)
     return row
 
 
@@ -101,22 +142,33 @@ def _game(game_id: int, access: Access) -> GameRow:
         raise not_found("game", game_id)
     game, key_row = found
     access.game = g.locked_game = game
-    scope = (
-        {"league_id": game.league_id, "game_id": None}
-        if game.league_id is not None
-        else {"league_id": None, "game_id": game.id}
-    )
-    access.credential = _credential(digest, key_row, **scope, access=access)
+    if game.league_id is not None:
+        league = league_audience(game.league_id)
+        private = league is not None and league.private
+        scope: dict[str, int | None] = {"league_id": game.league_id, "game_id": None}
+    else:
+        private = game.visibility == PRIVATE
+        scope = {"league_id": None, "game_id": game.id}
+    hidden = not_found("game", game_id) if private else None
+    access.credential = _credential(digest, key_row, **scope, access=access, hidden=hidden)
     return game
 
 
-def _league(league_id: int, access: Access) -> None:
-    """The league's row, locked for this write, if the request's key may write to it."""
-    if db.session.scalar(select(League.id).where(League.id == league_id).with_for_update()) is None:
+def _league(league_id: int, access: Access, *, hidden: Problem | None = None) -> None:
+    """The league's row, locked for this write, if the request's key may
+    write to it. ``hidden``: the answer when it is private and the request
+    cannot read it (by default, the league's 404)."""
+    visibility = db.session.scalar(select(League.visibility).where(League.id == league_id).with_for_update())
+    if visibility is None:
         raise not_found("league", league_id)
     digest = _digest()
     access.credential = _credential(
-        digest, None if digest is None else find_key(digest), league_id=league_id, game_id=None, access=access
+        digest,
+        None if digest is None else find_key(digest),
+        league_id=league_id,
+        game_id=None,
+        access=access,
+        hidden=(hidden or not_found("league", league_id)) if visibility == PRIVATE else None,
     )
 
 
@@ -137,7 +189,7 @@ def _resolve(guard: WriteGuard, access: Access) -> None:
             and 0 < league_id <= 2147483647
             and db.session.get(League, league_id) is not None
         ):  # an unknown league is the view's 422
-            _league(league_id, access)
+            _league(league_id, access, hidden=unknown_league(league_id))
 
 
 def _check_if_match(game: GameView) -> None:
@@ -204,6 +256,63 @@ def guard_write() -> Response | None:
     return None
 
 
+def _audience(guard: ReadGuard) -> tuple[Audience | None, Problem]:
+    """The league or game the read is of, and the answer if there is none."""
+    args: dict[str, Any] = request.view_args or {}
+    if guard.scope == "game":
+        return game_audience(args["game_id"]), not_found("game", args["game_id"])
+    return league_audience(args["league_id"]), not_found("league", args["league_id"])
+
+
+def guard_read() -> None:
+    """before_request, for every read its route declares a guard for
+    (api.docs.keyed_read): an unknown id, or a private league or game without
+    one of its keys, is a 404, the same answer either way; a read that needs
+    the write key is 401 or 403 without it. Runs before the view reads its
+    query arguments, so that their errors cannot tell the two 404s apart."""
+    if request.method not in READ_METHODS or request.endpoint is None:
+        return
+    guard: ReadGuard | None = current_app.extensions["read_guards"].get(request.endpoint)
+    if guard is None:
+        return
+    audience, missing = _audience(guard)
+    if audience is None:
+        raise missing
+    if not audience.private and guard.key == "read":
+        return  # public: a key, if any, is not even looked at
+    digest = _digest()
+    row = None if digest is None else find_key(digest)
+    known = _known(digest, row)
+    if audience.private and (known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)):
+        raise missing
+    if guard.key == "write":
+        _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
+
+
+def declared_read_guards(app: Flask) -> dict[str, ReadGuard]:
+    """Each guarded read route's guard, by endpoint; a read route of one
+    league or game (``game_id`` or ``league_id`` in its path) that declares
+    none, or one whose scope its path does not name, is an error here."""
+    guards: dict[str, ReadGuard] = {}
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or set()):
+            continue
+        view = app.view_functions[rule.endpoint]
+        guard = getattr(getattr(getattr(view, "view_class", None), "get", view), "read_guard", None)
+        names = rule.arguments & {"game_id", "league_id"}
+        if not isinstance(guard, ReadGuard):
+            if names:
+                raise RuntimeError(
+                    f"GET {rule.rule} ({rule.endpoint}) reads one league or game but declares no read "
+                    "guard: give its view keyed_read (api.docs)"
+                )
+            continue
+        if f"{guard.scope}_id" not in names:
+            raise RuntimeError(f"GET {rule.rule} ({rule.endpoint}) declares scope {guard.scope!r} but has no such id")
+        guards[rule.endpoint] = guard
+    return guards
+
+
 def declared_guards(app: Flask) -> dict[tuple[str, str], WriteGuard]:
     """Each write route's declared guard, by (endpoint, method); a write route
     that declares none is an error here, before the app serves anything."""
@@ -229,5 +338,7 @@ def _stale_key(_error: StaleKeyError) -> Response:
 def init_guards(app: Flask) -> None:
     """After every route is registered."""
     app.extensions["write_guards"] = declared_guards(app)
+    app.extensions["read_guards"] = declared_read_guards(app)
     app.before_request(guard_write)
+    app.before_request(guard_read)
     app.register_error_handler(StaleKeyError, _stale_key)

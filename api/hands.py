@@ -7,7 +7,7 @@ from flask.views import MethodView
 
 import services
 from api.body import Blueprint
-from api.docs import ETAG_HEADER, keyed_write
+from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
 from api.guards import not_modified
@@ -38,6 +38,7 @@ class Hands(MethodView):
     @blp.alt_response(
         304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
     )
+    @keyed_read(blp, scope="game")
     def get(self, game_id: int) -> Response | tuple[dict[str, Any], dict[str, str]]:
         """All hands of a game, in order; the game's ETag, for conditional reads"""
         game = load_game(game_id)
@@ -66,6 +67,7 @@ class Hands(MethodView):
 @blp.route("/<id:number>")
 class HandByNumber(MethodView):
     @blp.response(200, HandSchema)
+    @keyed_read(blp, scope="game")
     def get(self, game_id: int, number: int) -> HandInGame:
         """One hand, its ruling exactly as made"""
         game = load_game(game_id)
@@ -103,6 +105,7 @@ class HandByNumber(MethodView):
 
 @blp.route("/<id:number>/revisions", methods=["GET"])
 @blp.response(200, RevisionListSchema)
+@keyed_read(blp, scope="game")
 def get_revisions(game_id: int, number: int) -> dict[str, Any]:
     """Every version of a hand, oldest first: recorded, each correction, an undo"""
     if GameRow.read(game_id) is None:

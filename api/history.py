@@ -11,6 +11,7 @@ from sqlalchemy import and_, or_, select
 
 from api.errors import invalid
 from models import Game, GamePlayer, db
+from models.visibility import public_games
 
 
 def _encode(game: Game) -> str:
@@ -33,7 +34,12 @@ def _decode(cursor: str) -> tuple[datetime, int]:
 def game_history(
     args: dict[str, Any], *, league_id: int | None = None, player_id: int | None = None
 ) -> tuple[list[Game], str | None]:
+    """One page of games; a league's (read with its keys, if private, by
+    api.guards) or else only the public ones: a player's history never
+    shows a private game, nor one of a private league."""
     query = select(Game)
+    if league_id is None:
+        query = query.where(public_games())
     if league_id is not None:
         query = query.where(Game.league_id == league_id)
     if args.get("league") is not None:

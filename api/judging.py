@@ -128,7 +128,8 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         except ValidationError as err:
             raise refused(err.messages, field) from None
         games.append(judge_game(game, raw["hands"], known, field))
-    return ImportedLeague(doc["league"]["name"], [(p["id"], p["name"]) for p in doc["players"]], games)
+    players = [(p["id"], p["name"]) for p in doc["players"]]
+    return ImportedLeague(doc["league"]["name"], players, games, doc["league"]["visibility"])
 
 
 def judge_game(game: dict[str, Any], raw_hands: list[dict[str, Any]], known: set[int], field: str) -> ImportedGame:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 import services
 from api.body import MAX_ID, Blueprint
-from api.docs import keyed_write, open_write
+from api.docs import keyed_read, keyed_write, open_write
 from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
 from api.judging import judge_league, refused
@@ -19,6 +19,7 @@ from models import ApiKey, Game, League, LeagueMember, Player, db
 from models.security import rotate_key
 from models.standings import head_to_head, standings
 from models.transfer import export_csv, export_league, import_league
+from models.visibility import public_leagues
 from schemas.games import GameHistorySchema, KeySchema, PageArgsSchema
 from schemas.leagues import (
     HeadToHeadArgsSchema,
@@ -28,6 +29,7 @@ from schemas.leagues import (
     LeagueImportedSchema,
     LeagueInSchema,
     LeagueListSchema,
+    LeaguePatchSchema,
     LeagueSchema,
     MembersInSchema,
     StandingsArgsSchema,
@@ -88,24 +90,39 @@ class Leagues(MethodView):
     @blp.response(201, LeagueCreatedSchema)
     @open_write(blp)
     def post(self, data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
-        """Create a league; returns its key, once: every write to the league needs it"""
-        league, key = services.create_league(data["name"], _known_players(data["members"], "members"))
+        """Create a league; returns its key, once: every write to the league needs it.
+
+        ``visibility: private``: every read of the league and its games needs
+        that key or a share key."""
+        league, key = services.create_league(
+            data["name"], _known_players(data["members"], "members"), data["visibility"]
+        )
         return WithKey(league_view(league), key), 201, {"Location": f"/api/v1/leagues/{league.id}"}
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, LeagueListSchema)
     def get(self, args: dict[str, Any]) -> Page:
-        """List leagues"""
-        page = page_of(select(League).order_by(League.id), args)
+        """List the public leagues (private ones are left out)"""
+        page = page_of(select(League).where(public_leagues()).order_by(League.id), args)
         return Page([league_view(league) for league in page.items], page.total, page.page, page.per_page)
 
 
 @blp.route("/<id:league_id>")
 class LeagueById(MethodView):
     @blp.response(200, LeagueSchema)
+    @keyed_read(blp, scope="league")
     def get(self, league_id: int) -> LeagueView:
         """Get a league"""
         return league_view(load_league(league_id))
+
+    @blp.arguments(LeaguePatchSchema())
+    @blp.response(200, LeagueSchema)
+    @keyed_write(blp, scope="league", conflict=False)
+    def patch(self, data: dict[str, Any], league_id: int) -> LeagueView:
+        """Make the league, and every game in it, public or private"""
+        league = load_league(league_id)
+        services.set_league_visibility(league, data["visibility"])
+        return league_view(league)
 
 
 @blp.route("/<id:league_id>/key", methods=["POST"])
@@ -131,6 +148,7 @@ def add_members(data: dict[str, Any], league_id: int) -> LeagueView:
 @blp.route("/<id:league_id>/standings", methods=["GET"])
 @blp.arguments(StandingsArgsSchema(), location="query")
 @blp.response(200, StandingsSchema)
+@keyed_read(blp, scope="league")
 def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Standings: games, points, hands by role, gins, undercuts, streaks, ratings"""
     league = load_league(league_id)
@@ -141,6 +159,7 @@ def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
 @blp.route("/<id:league_id>/head-to-head", methods=["GET"])
 @blp.arguments(HeadToHeadArgsSchema(), location="query")
 @blp.response(200, HeadToHeadSchema)
+@keyed_read(blp, scope="league")
 def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The standings figures of two players over the games they both played"""
     league = load_league(league_id)
@@ -157,6 +176,7 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
 @blp.route("/<id:league_id>/games", methods=["GET"])
 @blp.arguments(HistoryArgsSchema(), location="query")
 @blp.response(200, GameHistorySchema)
+@keyed_read(blp, scope="league")
 def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The league's games, newest first (cursor-paginated)"""
     load_league(league_id)
@@ -176,6 +196,7 @@ def _attachment(name: str) -> dict[str, Any]:
     success=True,
     headers=_attachment('"league-{league_id}.json"'),
 )
+@keyed_read(blp, scope="league")
 def export_league_json(league_id: int) -> Response:
     """Export the whole league as JSON (every game, hand, seating, card and ruling)"""
     doc = export_league(load_league(league_id))
@@ -195,6 +216,7 @@ def export_league_json(league_id: int) -> Response:
     description="One row per hand: roles, outcome, points, running scores",
     headers=_attachment('"league-{league_id}.csv"'),
 )
+@keyed_read(blp, scope="league")
 def export_league_csv(league_id: int) -> Response:
     """Export the league's hands as CSV"""
     return Response(

@@ -52,7 +52,10 @@ class PlayerById(MethodView):
 @blp.arguments(HistoryArgsSchema(), location="query")
 @blp.response(200, GameHistorySchema)
 def list_player_games(args: dict[str, Any], player_id: int) -> dict[str, Any]:
-    """A player's games, newest first (cursor-paginated; filter by league, other player, dates)"""
+    """A player's public games, newest first (cursor-paginated; filter by league, other player, dates)
+
+    Private games, and those of private leagues, are left out: read them
+    with their keys at ``GET /leagues/{league_id}/games?player=``."""
     if db.session.get(Player, player_id) is None:
         raise not_found("player", player_id)
     games, cursor = game_history(args, player_id=player_id)

@@ -41,6 +41,7 @@ EventKind = Literal[
     "hand_undone",
     "dispute_opened",
     "dispute_resolved",
+    "visibility_changed",
 ]
 
 

@@ -51,6 +51,7 @@ class GameView:
         hands_played: int
         out_of_turn: list[int]
         version: int
+        visibility: str | None
 
     @property
     def status(self) -> str:
@@ -115,6 +116,9 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True, index=True)
     played_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    # A game outside a league: "public" or "private" (its reads need one of its
+    # keys). A game in a league has none (null): it follows its league's.
+    visibility: Mapped[str | None] = mapped_column(String(10), nullable=True)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"

@@ -16,6 +16,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from models.database import UTCDateTime, db, now
 from models.figures import FigureColumns
 
+PUBLIC, PRIVATE = "public", "private"
+VISIBILITIES = (PUBLIC, PRIVATE)
+
 
 class League(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "league"
@@ -23,6 +26,8 @@ class League(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    # "private": its reads (and its games') need one of its keys, a write key or a share key
+    visibility: Mapped[str] = mapped_column(String(10), default=PUBLIC, server_default=PUBLIC)
     # Bumped by every change to the hands of the league's games.
     history_version: Mapped[int] = mapped_column(Integer, default=0)
     # Ratings and streaks are kept in step hand by hand while hands come in

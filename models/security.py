@@ -1,4 +1,8 @@
-"""API keys (stored as hashes only) and stored responses for idempotent retries."""
+"""API keys (stored as hashes only) and stored responses for idempotent retries.
+
+A key is a **write** key (one active per league, or per game outside a
+league; it reads too) or a **share** key, which only reads a private league
+or game: several may be active at once, each with its own label."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from models.database import UTCDateTime, db, now
 from models.game import Game, GameRow
 
 KEY_PREFIX = "grk_"
+WRITE, SHARE = "write", "share"  # the kinds of key
 
 
 def new_key() -> str:
@@ -40,12 +45,18 @@ class ApiKey(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    kind: Mapped[str] = mapped_column(String(10), default=WRITE, server_default=WRITE)
+    label: Mapped[str | None] = mapped_column(String(60), nullable=True)  # a share key's
 
     @classmethod
-    def issue(cls, *, league_id: int | None = None, game_id: int | None = None) -> tuple[ApiKey, str]:
-        """A new key row (added to the session) and the key itself, shown once."""
+    def issue(
+        cls, *, league_id: int | None = None, game_id: int | None = None, label: str | None = None
+    ) -> tuple[ApiKey, str]:
+        """A new key row (added to the session) and the key itself, shown
+        once: a write key, or with a ``label`` a share key."""
         key = new_key()
-        row = cls(key_hash=hash_key(key), league_id=league_id, game_id=game_id)
+        kind = WRITE if label is None else SHARE
+        row = cls(key_hash=hash_key(key), league_id=league_id, game_id=game_id, kind=kind, label=label)
         db.session.add(row)
         return row, key
 
@@ -59,6 +70,14 @@ class KeyRow:
     league_id: int | None
     game_id: int | None
     revoked_at: datetime | None
+    kind: str
+
+    def reads(self, *, league_id: int | None, game_id: int | None) -> bool:
+        """Whether this key, unless revoked, is one of the league's (for a
+        game in a league) or of the game's own."""
+        if self.revoked_at is not None:
+            return False
+        return self.league_id == league_id if league_id is not None else self.game_id == game_id
 
 
 def find_key(key_hash: str) -> KeyRow | None:
@@ -84,6 +103,7 @@ def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, Key
             values["key_league_id"],
             values["key_game_id"],
             values["key_revoked_at"],
+            values["key_kind"],
         )
     )
     return GameRow.of(values), key
@@ -112,11 +132,12 @@ class StaleKeyError(Exception):
 
 
 def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: int | None = None) -> str:
-    """Revoke every key of the league (or game) and issue a new one. ``by``:
-    the id of the key presenting the rotation, which must be among those
-    revoked here: two concurrent rotations with one key leave one new key."""
+    """Revoke every write key of the league (or game) and issue a new one
+    (its share keys stay). ``by``: the id of the key presenting the rotation,
+    which must be among those revoked here: two concurrent rotations with one
+    key leave one new key."""
     revoked_at = now()
-    query = update(ApiKey).where(ApiKey.revoked_at.is_(None))
+    query = update(ApiKey).where(ApiKey.revoked_at.is_(None), ApiKey.kind == WRITE)
     query = (
         query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(ApiKey.game_id == game_id)
     )
@@ -126,8 +147,37 @@ def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: 
     return ApiKey.issue(league_id=league_id, game_id=game_id)[1]
 
 
+def _of(query: Any, league_id: int | None, game_id: int | None) -> Any:
+    """``query`` narrowed to the active share keys of the league (or game)."""
+    query = query.where(ApiKey.kind == SHARE, ApiKey.revoked_at.is_(None))
+    return (
+        query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(ApiKey.game_id == game_id)
+    )
+
+
+def issue_share_key(label: str, *, league_id: int | None = None, game_id: int | None = None) -> tuple[ApiKey, str]:
+    """A new share key with this label; the active one with the same label,
+    if any, is revoked (a rotation). The caller holds the league's (or
+    game's) row lock, so two of these never interleave."""
+    db.session.execute(_of(update(ApiKey), league_id, game_id).where(ApiKey.label == label).values(revoked_at=now()))
+    row, key = ApiKey.issue(league_id=league_id, game_id=game_id, label=label)
+    db.session.flush()
+    return row, key
+
+
+def share_keys(*, league_id: int | None = None, game_id: int | None = None) -> list[ApiKey]:
+    """The active share keys of the league (or game), oldest first."""
+    return list(db.session.scalars(_of(select(ApiKey), league_id, game_id).order_by(ApiKey.id)))
+
+
+def revoke_share_key(key_id: int, *, league_id: int | None = None, game_id: int | None = None) -> bool:
+    """Revoke one active share key of the league (or game); False if it has none with this id."""
+    query = _of(update(ApiKey), league_id, game_id).where(ApiKey.id == key_id)
+    return db.session.scalars(query.values(revoked_at=now()).returning(ApiKey.id)).first() is not None
+
+
 _KEYS = ApiKey.__table__
-_KEY_COLUMNS = (_KEYS.c.id, _KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at)
+_KEY_COLUMNS = (_KEYS.c.id, _KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at, _KEYS.c.kind)
 _FIND_KEY = select(*_KEY_COLUMNS).where(_KEYS.c.key_hash == bindparam("key_hash"))
 _GAMES = Game.__table__
 _LOCK_GAME_WITH_KEY = (

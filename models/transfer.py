@@ -24,7 +24,7 @@ from models.books import refresh_totals
 from models.database import db
 from models.figures import FIGURE_FIELDS, GamePlayer
 from models.game import Game, Hand, Player, result_columns, state_columns
-from models.league import League, LeagueMember
+from models.league import PUBLIC, League, LeagueMember
 from models.revisions import first_revisions
 from referee import GameState, Role, Roles, Rules, Score
 from referee.stats import Figures
@@ -86,7 +86,7 @@ def export_league(league: League) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "league": {"id": league.id, "name": league.name},
+        "league": {"id": league.id, "name": league.name, "visibility": league.visibility},
         "players": [{"id": pid, "name": name} for pid, name in members],
         "games": games,
     }
@@ -193,11 +193,12 @@ class ImportedGame:
 @dataclass(frozen=True, slots=True)
 class ImportedLeague:
     """A whole import document, judged: the league's name, its players
-    (document id, name) and games."""
+    (document id, name), games and visibility."""
 
     name: str
     players: list[tuple[int, str]]
     games: list[ImportedGame]
+    visibility: str = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,7 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
     the caller commits (or rolls back). Returns the league and, in the
     document's order, what each of its players became."""
     mapped = dict(mapped or {})
-    league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True)
+    league = League(name=doc.name, history_version=1, ratings_stale=True, streaks_stale=True, visibility=doc.visibility)
     db.session.add(league)
     db.session.flush()
     connection = db.session.connection()

@@ -27,10 +27,12 @@ EVENT_KINDS = [
     "hand_undone",
     "dispute_opened",
     "dispute_resolved",
+    "visibility_changed",
 ]
 # a dispute's state (models.disputes.DisputeStatus)
 DISPUTE_STATUSES = ["open", "upheld", "rejected"]
 ROLES = ["box", "captain", "sitter"]  # R8
+VISIBILITIES = ["public", "private"]  # private: reads need one of its keys, write or share
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -57,12 +59,11 @@ class CardField(fields.Field):
 
 
 class Name(fields.String):
-    """Trimmed text of 1 to 100 characters with no control characters."""
+    """Trimmed text of 1 to 100 (``max_length``) characters with no control characters."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            validate=validate.Length(min=1, max=100), metadata={"minLength": 1, "maxLength": 100}, **kwargs
-        )
+    def __init__(self, *, max_length: int = 100, **kwargs: Any) -> None:
+        metadata = {"minLength": 1, "maxLength": max_length, **kwargs.pop("metadata", {})}
+        super().__init__(validate=validate.Length(min=1, max=max_length), metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs).strip()
@@ -97,6 +98,10 @@ class Text(fields.String):
         except UnicodeEncodeError:
             raise ValidationError("must be valid Unicode text (no lone surrogates)") from None
         return text
+
+
+def visibility_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(VISIBILITIES, error='"{input}" is not public or private'), **kwargs)
 
 
 def id_field(**kwargs: Any) -> fields.Integer:

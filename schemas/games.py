@@ -4,7 +4,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import STATUSES, UTCDateTime, id_field
+from schemas.fields import STATUSES, UTCDateTime, id_field, visibility_field
 from schemas.hands import SeatingSchema, card_field
 from schemas.rules import RulesOutSchema, RulesSchema
 
@@ -57,15 +57,35 @@ class GameInSchema(Schema):
     played_at = UTCDateTime(
         metadata={"description": "When the game started (default: now); give it for games entered after the fact"}
     )
+    visibility = visibility_field(
+        metadata={
+            "description": "Outside a league (default public); private: its reads need one of its keys. "
+            "A game in a league follows its league's"
+        }
+    )
 
     @validates_schema
     def _cut_or_roles(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("cut" in data) == ("roles" in data):
             raise ValidationError("give either a cut or the roles", "cut")
 
+    @validates_schema
+    def _visibility_outside_a_league(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "visibility" in data and data.get("league_id") is not None:
+            raise ValidationError("a game in a league follows its league's visibility", "visibility")
+
 
 class GamePatchSchema(Schema):
-    rules = fields.Nested(RulesSchema, required=True)
+    """The rule options (before the first hand), the visibility (of a game
+    outside a league, at any time), or both."""
+
+    rules = fields.Nested(RulesSchema)
+    visibility = visibility_field(metadata={"description": "A game outside a league only"})
+
+    @validates_schema
+    def _something(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data:
+            raise ValidationError("give rules or visibility", "rules")
 
 
 class GameSchema(Schema):
@@ -91,6 +111,13 @@ class GameSchema(Schema):
     )
     version = fields.Integer(required=True)
     league_id = fields.Integer(required=True, allow_none=True)
+    visibility = visibility_field(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "A game outside a league: public or private; null in a league (it follows its league's)"
+        },
+    )
     played_at = fields.DateTime(required=True)
     created_at = fields.DateTime(required=True)
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, ORDERS, UTCDateTime, id_field
+from schemas.fields import MAX_ID, ORDERS, UTCDateTime, id_field, visibility_field
 from schemas.players import name_field
 
 
@@ -13,6 +13,17 @@ class LeagueInSchema(Schema):
         load_default=list,
         validate=validate.Length(max=500),
         metadata={"description": "Player ids to add as members"},
+    )
+    visibility = visibility_field(
+        load_default="public",
+        metadata={"description": "private: every read of the league and its games needs one of its keys"},
+    )
+
+
+class LeaguePatchSchema(Schema):
+    visibility = visibility_field(
+        required=True,
+        metadata={"description": "private: every read of the league and its games needs one of its keys"},
     )
 
 
@@ -25,6 +36,9 @@ class LeagueSchema(Schema):
     name = fields.String(required=True)
     members = fields.List(fields.Integer(), required=True)
     games = fields.Integer(required=True, metadata={"description": "Number of games in the league"})
+    visibility = visibility_field(
+        required=True, metadata={"description": "private: its reads, and its games', need one of its keys"}
+    )
     created_at = fields.DateTime(required=True)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, CardField, Name, UTCDateTime, id_field
+from schemas.fields import MAX_ID, CardField, Name, UTCDateTime, id_field, visibility_field
 from schemas.hands import HandInSchema
 from schemas.numbers import NumberOutOfRangeError, loads
 from schemas.rules import RulesSchema
@@ -92,6 +92,7 @@ class _Player(Schema):
 class _League(Schema):
     id = id_field(required=True)  # the league's id in the document; an import makes a new league
     name = Name(required=True)
+    visibility = visibility_field(load_default="public")  # absent from exports made before it was
 
 
 class LeagueImportSchema(Schema):

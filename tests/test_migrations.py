@@ -178,3 +178,40 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
             assert revisions[0]["scores"] == revisions[0]["game_scores"] == after
             assert revisions[0]["ruling"] == hands[number - 1]["ruling"]
             assert revisions[0]["made_at"].startswith("2026-01-05T20:00:00")
+
+
+def test_upgrade_to_0007_leaves_everything_public_and_every_key_a_write_key(empty_app: Flask) -> None:
+    with empty_app.app_context():
+        upgrade(revision="0006")
+        now = "2026-01-05 20:00:00"
+        with db.engine.begin() as conn:
+            for pid in (1, 2, 3):
+                conn.execute(
+                    text("INSERT INTO player (id, name, created_at) VALUES (:i, 'P', :t)"), {"i": pid, "t": now}
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO league (id, name, created_at, history_version, ratings_stale, streaks_stale)"
+                    " VALUES (1, 'L', :t, 0, false, false)"
+                ),
+                {"t": now},
+            )
+            game = (
+                "INSERT INTO game (id, players, rules, first_box, first_captain, first_sitter, scores, hands_played,"
+                " out_of_turn, version, created_at, played_at, league_id) VALUES (:i, '[1, 2, 3]', '{}', 1, 2, 3,"
+                " '{}', 0, '[]', 1, :t, :t, :league)"
+            )
+            conn.execute(text(game), {"i": 1, "t": now, "league": None})
+            conn.execute(text(game), {"i": 2, "t": now, "league": 1})
+            conn.execute(
+                text("INSERT INTO api_key (id, key_hash, league_id, game_id, created_at) VALUES (1, 'h', 1, NULL, :t)"),
+                {"t": now},
+            )
+        upgrade(revision="head")
+        with db.engine.connect() as conn:
+            leagues = conn.execute(text("SELECT id, visibility FROM league")).all()
+            games = conn.execute(text("SELECT id, visibility FROM game ORDER BY id")).all()
+            keys = conn.execute(text("SELECT id, kind, label FROM api_key")).all()
+        assert [tuple(r) for r in leagues] == [(1, "public")]
+        assert [tuple(r) for r in games] == [(1, "public"), (2, None)]  # a game in a league follows it
+        assert [tuple(r) for r in keys] == [(1, "write", None)]

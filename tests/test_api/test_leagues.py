@@ -1170,7 +1170,7 @@ def test_export_import_export_is_identical_apart_from_ids(api: Api) -> None:
     assert (doc["format"], doc["format_version"], doc["league"]) == (
         "ginref.league",
         1,
-        {"id": league.id, "name": "Gin du jeudi — Café «Bézique»"},
+        {"id": league.id, "name": "Gin du jeudi — Café «Bézique»", "visibility": "public"},
     )
     assert len(doc["games"]) == 23 and sum(len(g["hands"]) for g in doc["games"]) == 61
     players_before = api.total("/players")
