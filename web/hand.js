@@ -188,6 +188,7 @@ export function handForm(root, ctx) {
             "button",
             {
               type: "button",
+              "data-group": g,
               "aria-pressed": s.group === g ? "true" : "false",
               disabled: g === "l" && kMelds.length === 0,
               onclick: () => set({ group: g, pending: [] }),
@@ -204,7 +205,7 @@ export function handForm(root, ctx) {
             " ",
             h(
               "select",
-              { onchange: (e) => set({ layoffMeld: Number(e.target.value) }) },
+              { id: "layoff-meld", onchange: (e) => set({ layoffMeld: Number(e.target.value) }) },
               kMelds.map((m, i) =>
                 h("option", { value: i, selected: i === s.layoffMeld }, `${i + 1}: ${m.map(face).join(" ")}`),
               ),
