@@ -7,6 +7,7 @@ Without Chromium or Playwright the browser tests are skipped, loudly (and
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -148,9 +149,13 @@ class Api:
         self.base = base + "/api/v1"
 
     def post(self, path: str, body: dict[str, Any], key: str | None = None, **headers: str) -> Any:
+        """POST ``body`` as the page sends it: JSON.stringify's bytes (an
+        Idempotency-Key replays only the very same body)."""
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        r = requests.post(self.base + path, json=body, headers=headers, timeout=10)
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+        r = requests.post(self.base + path, data=data, headers=headers, timeout=10)
         r.raise_for_status()
         return r
 
@@ -158,6 +163,11 @@ class Api:
         r = requests.get(self.base + path, timeout=10)
         r.raise_for_status()
         return r.json()
+
+    def get_etag(self, path: str) -> str:
+        r = requests.get(self.base + path, timeout=10)
+        r.raise_for_status()
+        return str(r.headers["ETag"])
 
     def player(self, name: str) -> int:
         return int(self.post("/players", {"name": name}).json()["id"])
