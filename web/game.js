@@ -155,7 +155,7 @@ export function gameScreen(root, gameId) {
       items.push(
         h("p", {}, t("share.scorer")),
         h("p", {}, h("a", { href: scorer, class: "link scorer-link" }, t("share.scorer_link"))),
-        h("input", { class: "copy", readonly: true, value: scorer, "aria-label": t("share.scorer") }),
+        h("input", { type: "text", class: "copy", readonly: true, value: scorer, "aria-label": t("share.scorer") }),
       );
     }
     if (!key) items.push(h("p", { class: "readonly-note" }, t("share.read_only")));

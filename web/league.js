@@ -80,10 +80,12 @@ export async function leagueScreen(root, params) {
     const h2h = h("div", { class: "h2h", "aria-live": "polite" });
     root.append(
       h("h3", {}, t("league.standings")),
-      h("div", { class: "row" }, h("label", { for: "sort" }, t("league.sort")), sortSelect, h("label", { for: "order" }, t("league.order")), orderSelect),
+      h("div", { class: "field" }, h("label", { for: "sort" }, t("league.sort")), sortSelect),
+      h("div", { class: "field" }, h("label", { for: "order" }, t("league.order")), orderSelect),
       table(standings.items, leagueId),
       h("h3", {}, t("league.head_to_head")),
-      h("div", { class: "row" }, h("label", { for: "h2h-a" }, t("league.a")), a, h("label", { for: "h2h-b" }, t("league.b")), b),
+      h("div", { class: "field" }, h("label", { for: "h2h-a" }, t("league.a")), a),
+      h("div", { class: "field" }, h("label", { for: "h2h-b" }, t("league.b")), b),
       h("button", {
         type: "button",
         class: "secondary",
