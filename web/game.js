@@ -5,6 +5,7 @@ import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
 import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
+import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
 const POLL_MS = 2000;
@@ -156,6 +157,7 @@ export function gameScreen(root, gameId) {
         h("p", {}, t("share.scorer")),
         h("p", {}, h("a", { href: scorer, class: "link scorer-link" }, t("share.scorer_link"))),
         h("input", { type: "text", class: "copy", readonly: true, value: scorer, "aria-label": t("share.scorer") }),
+        h("details", { class: "qr" }, h("summary", {}, t("share.qr")), qrSvg(scorer, t("share.qr_label"))),
       );
     }
     if (!key) items.push(h("p", { class: "readonly-note" }, t("share.read_only")));
@@ -268,6 +270,26 @@ function remember(gameId) {
   const games = store.get("games", []);
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
   if (gameKey(gameId) === null) return;
+}
+
+/** The scorer link as a QR code, drawn on the phone: the key never leaves it. */
+function qrSvg(text, label) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  let path = "";
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) if (qr.isDark(row, col)) path += `M${col + quiet} ${row + quiet}h1v1h-1z`;
+  }
+  const size = n + 2 * quiet;
+  return svg(
+    "svg",
+    { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label, class: "qr-code", "shape-rendering": "crispEdges" },
+    svg("rect", { width: size, height: size, fill: "#fff" }),
+    svg("path", { d: path, fill: "#000" }),
+  );
 }
 
 function rulesLine(game) {

@@ -127,3 +127,13 @@ def test_a_queued_hand_the_server_refuses_is_kept_with_the_reason_never_dropped(
     page.click('.queue button:has-text("Send as the next hand")')
     check_board(page, api, game_id, 2)
     expect(page.locator(".queue li.queued")).to_have_count(0)
+
+
+def test_the_scorer_link_is_also_a_qr_code_drawn_on_the_phone(phones, api: Api) -> None:
+    first, game_id, ids, scorer = new_game(phones, api, "qr")
+    page = first.page
+    page.click(".qr summary")
+    qr = page.locator("svg.qr-code")
+    expect(qr).to_be_visible()
+    assert len(qr.locator("path").get_attribute("d") or "") > 1000
+    assert not [url for url in first.requests if "key=" in url]  # the key never went to the server in a URL
