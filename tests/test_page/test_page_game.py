@@ -118,15 +118,21 @@ def test_r26_a_correction_and_an_undo_on_the_page_agree_with_the_api(phones, api
     expect(page.locator(".status .problem")).to_contain_text("hands 2 would come after the win")
     assert api.get(f"/games/{game_id}")["scores"][str(ann)] == 10
 
-    page.fill("#count-knocker", "2")
-    page.fill("#count-defender", "10")
+    # Corrected to an undercut (R17): the box lost hand 1, so hand 2 no longer follows by R11,
+    # and stands as played (R26), marked in words.
+    page.fill("#count-knocker", "7")
+    page.fill("#count-defender", "5")
     page.click("#save")
-    expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-points", "8")
+    expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-outcome", "undercut")
+    expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-points", "12")
     game = check_board(page, api, game_id, 2)
-    assert game["scores"][str(ann)] == 13
+    assert game["scores"] == {str(ann): 5, str(bob): 12, str(cy): 0}
+    assert game["out_of_turn"] == [2]
+    expect(page.locator('li.hand[data-number="2"] .mark').first).to_contain_text("Seated as played")
 
     page.click('li.hand[data-number="2"] button:has-text("Undo")')
     wait_hands(page, 1)
     game = check_board(page, api, game_id, 1)
-    assert game["scores"] == {str(ann): 8, str(bob): 0, str(cy): 0}
+    assert game["scores"] == {str(ann): 0, str(bob): 12, str(cy): 0}
+    assert game["roles"] == {"box": bob, "captain": cy, "sitter": ann}  # R11 after the corrected hand 1
     assert [h["number"] for h in api.get(f"/games/{game_id}/hands")["items"]] == [1]
