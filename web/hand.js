@@ -2,7 +2,7 @@
 // or a draw (R12). Cards are previewed by the referee before anything is saved.
 
 import { ApiError, api, etagOf, newIdempotencyKey, writeKey } from "./api.js";
-import { DECK, RANKS, SUITS, SYMBOL, canonical, face, parseCards, suitOf } from "./cards.js";
+import { RANKS, SUITS, SYMBOL, canonical, face, isRed, parseCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { enqueue } from "./queue.js";
@@ -27,6 +27,7 @@ function blank() {
     dCount: "",
     preview: null,
     correcting: null,
+    typing: false, // the typed-cards fields are open
   };
 }
 
@@ -88,6 +89,8 @@ export function handForm(root, ctx) {
         const limit = s.target === "x" ? 1 : 10;
         if (owned(s, s.target).length >= limit) return;
         s.assign[card] = s.target;
+        // a full hand moves on: the knocker's 10, then the defender's 10, then the discard
+        if (owned(s, s.target).length === limit && s.target !== "x") s.target = s.target === "k" ? "d" : "x";
       }
     }
     s.preview = null;
@@ -302,7 +305,7 @@ export function handForm(root, ctx) {
       s.declare ? declareTools() : null,
       h(
         "details",
-        { class: "typing" },
+        { class: "typing", open: s.typing, ontoggle: (e) => { s.typing = e.target.open; } },
         h("summary", {}, t("cards.type_them")),
         h("p", { id: "typed-help", class: "hint" }, t("cards.typed_help")),
         typed("k", t("cards.knocker_cards"), 10),
@@ -381,7 +384,7 @@ export function handForm(root, ctx) {
           "div",
           { class: "spread" },
           k.melds.map((m, i) =>
-            h("span", { class: "meld" }, m.map((c) => cardFace(c)), layoffsOn(i).map((c) => cardFace(c, { class: `card layoff ${suitOf(c) === "H" || suitOf(c) === "D" ? "red" : "black"}`, title: t("preview.laid_off") }))),
+            h("span", { class: "meld" }, m.map((c) => cardFace(c)), layoffsOn(i).map((c) => cardFace(c, { class: `card layoff ${isRed(c) ? "red" : "black"}`, title: t("preview.laid_off") }))),
           ),
           k.deadwood.length ? h("span", { class: "deadwood" }, k.deadwood.map((c) => cardFace(c))) : null,
         ),
@@ -565,5 +568,3 @@ export function handForm(root, ctx) {
     },
   };
 }
-
-export { DECK };

@@ -3,6 +3,8 @@ undo: what the page shows is what the API holds."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -136,3 +138,40 @@ def test_r26_a_correction_and_an_undo_on_the_page_agree_with_the_api(phones, api
     assert game["scores"] == {str(ann): 0, str(bob): 12, str(cy): 0}
     assert game["roles"] == {"box": bob, "captain": cy, "sitter": ann}  # R11 after the corrected hand 1
     assert [h["number"] for h in api.get(f"/games/{game_id}/hands")["items"]] == [1]
+
+
+def test_r3_cards_typed_in_any_spelling_fill_the_picker_and_are_judged_as_tapped(phones, api: Api) -> None:
+    ids = [api.player(f"{n}-typed") for n in ("Ann", "Bob", "Cy")]
+    page = phones().open()
+    start_game(page, ids, roles={"box": ids[0], "captain": ids[1], "sitter": ids[2]})
+    page.click(".typing summary")
+    page.fill("#typed-k", "4h 5♥️ 6H, 4s 5S 6♠ 4d 5D 6♦ kc")
+    page.click(".typed:has(#typed-k) button")
+    page.fill("#typed-d", "AH 2h 3H 7H 8H 9H 2S 3S 7S 8S")
+    page.click(".typed:has(#typed-d) button")
+    page.fill("#typed-x", "qc")
+    page.click(".typed:has(#typed-x) button")
+    expect(page.locator('.picker button[data-card="5H"]')).to_have_class(re.compile("own-k"))
+    expect(page.locator('.picker button[data-card="QC"]')).to_have_class(re.compile("own-x"))
+    page.click("#preview")
+    expect(page.locator(".ruling .verdict")).to_have_attribute("data-points", "10")
+    page.fill("#typed-d", "ZZ 2H")
+    page.click(".typed:has(#typed-d) button")
+    expect(page.locator(".status")).to_contain_text("Not cards: ZZ")
+
+
+def test_r14_can_i_knock_says_no_with_the_rule_and_yes_with_the_best_discard(phones) -> None:
+    phone = phones()
+    page = phone.open("knock")
+    page.wait_for_selector("#ask-knock")
+    for card in ["AS", "3S", "5S", "7S", "9S", "JH", "QH", "KH", "2D", "4D"]:
+        page.click(f'.picker button[data-card="{card}"]')
+    page.click("#ask-knock")
+    expect(page.locator(".verdict")).to_have_attribute("data-valid", "false")
+    expect(page.locator(".verdict-box")).to_contain_text("(R14)")
+    page.click('button:has-text("Clear")')
+    for card in ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "KC", "QC"]:
+        page.click(f'.picker button[data-card="{card}"]')
+    page.click("#ask-knock")
+    expect(page.locator(".verdict")).to_have_attribute("data-valid", "true")
+    expect(page.locator(".verdict-box")).to_contain_text("Discard: Q♣")
