@@ -1,6 +1,6 @@
 // The game screen: scoreboard, record a hand, history, chart; polled every 2 s.
 
-import { ApiError, api, etagOf, gameKey, store, writeKey } from "./api.js";
+import { ApiError, api, store, writeKey } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -128,7 +128,18 @@ export function gameScreen(root, gameId) {
                 },
                 undo:
                   hand.number === last
-                    ? async () => {
+                    ? async (event) => {
+                        const button = event.currentTarget;
+                        if (button.dataset.armed !== "true") {
+                          // one thumb, one slip: the first tap only asks
+                          button.dataset.armed = "true";
+                          button.textContent = t("history.undo_confirm", { number: hand.number });
+                          setTimeout(() => {
+                            button.dataset.armed = "false";
+                            button.textContent = t("history.undo");
+                          }, 5000);
+                          return;
+                        }
                         try {
                           await api.undoHand(game, hand.number);
                           say(t("history.undone", { number: hand.number }));
@@ -256,20 +267,22 @@ export function gameScreen(root, gameId) {
     }
     view.timer = setTimeout(tick, POLL_MS);
   })();
-  window.addEventListener("online", () => flushQueue(view.id, () => view.game).then(() => refresh(true)), {
-    once: false,
-  });
+  const online = () =>
+    flushQueue(view.id, () => view.game)
+      .then(() => refresh(true))
+      .catch(() => {}); // still no connection: the next tick tries again
+  window.addEventListener("online", online);
 
   return () => {
     view.alive = false;
     clearTimeout(view.timer);
+    window.removeEventListener("online", online);
   };
 }
 
 function remember(gameId) {
   const games = store.get("games", []);
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
-  if (gameKey(gameId) === null) return;
 }
 
 /** The scorer link as a QR code, drawn on the phone: the key never leaves it. */
@@ -394,5 +407,3 @@ function chart(game, hands, name) {
     ),
   );
 }
-
-export { etagOf };

@@ -132,7 +132,11 @@ def test_r26_a_correction_and_an_undo_on_the_page_agree_with_the_api(phones, api
     assert game["out_of_turn"] == [2]
     expect(page.locator('li.hand[data-number="2"] .mark').first).to_contain_text("Seated as played")
 
-    page.click('li.hand[data-number="2"] button:has-text("Undo")')
+    undo = page.locator('li.hand[data-number="2"] button.danger')
+    undo.click()
+    expect(undo).to_have_text("Tap again to undo hand 2")  # one slip of the thumb undoes nothing
+    assert api.get(f"/games/{game_id}")["hands_played"] == 2
+    undo.click()
     wait_hands(page, 1)
     game = check_board(page, api, game_id, 1)
     assert game["scores"] == {str(ann): 0, str(bob): 12, str(cy): 0}
