@@ -380,6 +380,11 @@ def init_page(app: Flask) -> None:
     def table_page_file(filename: str) -> Response:
         return _page(send_from_directory(WEB, filename))
 
+    @app.route("/sw.js")
+    def table_page_worker() -> Response:
+        """The page's service worker, at the root so that it may keep the page itself (scope /)."""
+        return _page(send_from_directory(WEB, "sw.js"))
+
     @app.cli.command("address")
     @click.argument("bind", default="127.0.0.1:5000")
     def print_address(bind: str) -> None:

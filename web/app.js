@@ -253,6 +253,7 @@ function recentGames() {
 }
 
 (async () => {
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {}); // the page opens with no signal
   await setLanguage(chooseLanguage());
   window.addEventListener("hashchange", show);
   show();

@@ -19,6 +19,7 @@ def test_the_table_page_is_served_at_the_root_with_a_same_origin_policy(client: 
 def test_the_page_modules_and_catalogs_are_served_under_web(client: FlaskClient) -> None:
     assert client.get("/web/app.js").mimetype == "text/javascript"
     assert client.get("/web/i18n/ko.json").get_json()["role.box"] == "상자"
+    assert client.get("/sw.js").mimetype == "text/javascript"  # at the root: its scope is the whole page
     assert client.get("/web/nothing.js").status_code == 404
     assert client.get("/web/../app.py").status_code == 404
 

@@ -98,9 +98,19 @@ class Phone:
     """A browser context as one phone at the table: every request it makes is
     recorded, and any to another origin is refused and reported."""
 
-    def __init__(self, browser: Browser, base: str, *, locale: str = "en-US", viewport: dict[str, int] = PHONE) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        base: str,
+        *,
+        locale: str = "en-US",
+        viewport: dict[str, int] = PHONE,
+        service_workers: str = "block",  # else the worker's fetches would pass by the recording
+    ) -> None:
         self.base = base
-        self.context: BrowserContext = browser.new_context(viewport=viewport, locale=locale, has_touch=True)
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport, locale=locale, has_touch=True, service_workers=service_workers
+        )
         self.requests: list[str] = []
         self.foreign: list[str] = []
         self.errors: list[str] = []

@@ -137,3 +137,20 @@ def test_the_scorer_link_is_also_a_qr_code_drawn_on_the_phone(phones, api: Api) 
     expect(qr).to_be_visible()
     assert len(qr.locator("path").get_attribute("d") or "") > 1000
     assert not [url for url in first.requests if "key=" in url]  # the key never went to the server in a URL
+
+
+def test_the_page_opens_again_with_no_signal_from_the_copy_its_service_worker_keeps(browser, live) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    try:
+        page = context.new_page()
+        page.goto(live.base + "/")
+        page.wait_for_selector("#start-game")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()  # now under the worker, which keeps every file of the page
+        page.wait_for_selector("#start-game")
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("h1")).to_have_text("Start a game")
+        expect(page.locator(".status .problem")).to_contain_text("No connection to the server.")
+    finally:
+        context.close()
