@@ -54,6 +54,7 @@ export function gameScreen(root, gameId) {
     replace(parts.status, message);
   }
 
+
   function renderBoard() {
     const game = view.game;
     const roleOf = {};
@@ -244,8 +245,27 @@ export function gameScreen(root, gameId) {
     handleWriteError,
   });
 
+  async function firstLoad() {
+    try {
+      await reload();
+    } catch (error) {
+      // no game yet (no signal, or none such): say why, show what waits here, try again
+      say(problemView(error instanceof ApiError ? error : { network: true }));
+      renderQueue();
+      return error instanceof ApiError && error.status === 404 ? "gone" : "later";
+    }
+    remember(view.id);
+    say(null);
+    render();
+    return "shown";
+  }
+
   async function tick() {
     if (!view.alive) return;
+    if (!view.game) {
+      if ((await firstLoad()) !== "gone" && view.alive) view.timer = setTimeout(tick, POLL_MS);
+      return;
+    }
     try {
       const sent = await flushQueue(view.id, () => view.game);
       if (sent.length || queuedFor(view.id).length) renderQueue();
@@ -256,19 +276,9 @@ export function gameScreen(root, gameId) {
     if (view.alive) view.timer = setTimeout(tick, POLL_MS);
   }
 
-  (async () => {
-    try {
-      await reload();
-      remember(view.id);
-      render();
-    } catch (error) {
-      replace(root, problemView(error));
-      return;
-    }
-    view.timer = setTimeout(tick, POLL_MS);
-  })();
+  tick();
   const online = () =>
-    flushQueue(view.id, () => view.game)
+    (view.game ? flushQueue(view.id, () => view.game) : firstLoad())
       .then(() => refresh(true))
       .catch(() => {}); // still no connection: the next tick tries again
   window.addEventListener("online", online);

@@ -129,6 +129,11 @@ def test_a_queued_hand_the_server_refuses_is_kept_with_the_reason_never_dropped(
     expect(page.locator(".queue li.queued")).to_have_count(0)
 
 
+def test_a_game_that_does_not_exist_says_so(phones) -> None:
+    page = phones().open("game=999999")
+    expect(page.locator(".status .problem")).to_contain_text("Not found.")
+
+
 def test_the_scorer_link_is_also_a_qr_code_drawn_on_the_phone(phones, api: Api) -> None:
     first, game_id, ids, scorer = new_game(phones, api, "qr")
     page = first.page
@@ -139,7 +144,9 @@ def test_the_scorer_link_is_also_a_qr_code_drawn_on_the_phone(phones, api: Api) 
     assert not [url for url in first.requests if "key=" in url]  # the key never went to the server in a URL
 
 
-def test_the_page_opens_again_with_no_signal_from_the_copy_its_service_worker_keeps(browser, live) -> None:
+def test_the_page_opens_again_with_no_signal_from_the_copy_its_service_worker_keeps(browser, live, api: Api) -> None:
+    ids = [api.player(f"{n}-sw") for n in ("Ann", "Bob", "Cy")]
+    game = api.post("/games", {"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}}).json()
     context = browser.new_context(viewport={"width": 360, "height": 640})
     try:
         page = context.new_page()
@@ -152,5 +159,10 @@ def test_the_page_opens_again_with_no_signal_from_the_copy_its_service_worker_ke
         page.reload()
         expect(page.locator("h1")).to_have_text("Start a game")
         expect(page.locator(".status .problem")).to_contain_text("No connection to the server.")
+        page.goto(f"{live.base}/#game={game['id']}")  # the game screen waits for the signal...
+        expect(page.locator(".status .problem")).to_contain_text("No connection to the server.")
+        context.set_offline(False)
+        expect(page.locator(".scores tbody tr")).to_have_count(3, timeout=5000)  # ...and shows the game
+        expect(page.locator(".status")).to_be_hidden()
     finally:
         context.close()
