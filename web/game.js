@@ -83,6 +83,7 @@ export function gameScreen(root, gameId) {
             const role = roleOf[id];
             const bar = h("span", { class: "bar" });
             bar.style.width = `${Math.min(100, Math.round((100 * score) / target))}%`;
+            bar.style.background = COLORS[game.players.indexOf(id)]; // as in the chart
             return h(
               "tr",
               { "data-player": id, "data-role": role || "" },
