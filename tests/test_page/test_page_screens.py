@@ -66,11 +66,21 @@ def fits_the_phone(page: Page) -> None:
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_each_language_renders_the_game_screen_with_no_missing_or_empty_string(phones, api: Api, lang: str) -> None:
-    league_id, game_id, ids = league_with_a_game(api, f"lang-{lang}")
+    ids = [api.player(f"{n}-lang-{lang}") for n in ("Ann", "Bob", "Cy")]
+    created = api.post("/games", {"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}})
+    game_id, key = created.json()["id"], created.json()["key"]
+    for body in ({"knocker": "box", "knocker_deadwood_count": 4, "defender_deadwood_count": 19}, {"outcome": "draw"}):
+        etag = api.get_etag(f"/games/{game_id}")
+        api.post(f"/games/{game_id}/hands", body, key=key, **{"If-Match": etag})
     phone = phones(locale=LOCALES[lang])
-    page = phone.open(f"game={game_id}")
+    page = phone.open(f"game={game_id}&key={key}")
     page.wait_for_selector("li.hand")
     assert page.evaluate("document.documentElement.lang") == lang
+    no_missing_or_empty_string(page)
+    page.check("#declare")  # the declaring tools
+    page.click(".typing summary")
+    no_missing_or_empty_string(page)
+    page.click('button[data-mode="counts"]')
     no_missing_or_empty_string(page)
     page.goto(f"{phone.base}/")
     page.wait_for_selector("#start-game")
