@@ -166,3 +166,19 @@ def test_the_page_opens_again_with_no_signal_from_the_copy_its_service_worker_ke
         expect(page.locator(".status")).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_phone_on_a_plain_http_lan_address_records_with_its_own_idempotency_keys(phones, api: Api) -> None:
+    """On http://192.168.x.y the page is no secure context: no crypto.randomUUID
+    and no service worker. Its Idempotency-Keys then come from getRandomValues."""
+    phone = phones()
+    phone.context.add_init_script("delete Crypto.prototype.randomUUID; delete Navigator.prototype.serviceWorker;")
+    sent: list[str] = []
+    phone.page.on("request", lambda r: r.method == "POST" and sent.append(r.headers.get("idempotency-key", "")))
+    ids = [api.player(f"{n}-lan") for n in ("Ann", "Bob", "Cy")]
+    page = phone.open()
+    game_id = start_game(page, ids, roles={"box": ids[0], "captain": ids[1], "sitter": ids[2]})
+    counts(page, 5, 15)
+    page.click("#save")
+    check_board(page, api, game_id, 1)
+    assert len(sent) == 2 and all(re.fullmatch(r"[0-9a-f]{32}", key) for key in sent)
