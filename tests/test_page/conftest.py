@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,15 @@ class Api:
 @pytest.fixture
 def api(live: ThreadServer) -> Api:
     return Api(live.base)
+
+
+STARTED = time.time()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say where this run's screenshots are (written by the xdist workers too)."""
+    if SHOTS.is_dir() and any(p.stat().st_mtime >= STARTED for p in SHOTS.glob("*.png")):
+        terminalreporter.write_line(f"screenshots of the table page at 360x640: {SHOTS}")
 
 
 def shot(page: Page, name: str) -> Path:
