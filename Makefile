@@ -3,6 +3,12 @@ PYTHON ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
+# HOST=0.0.0.0 listens on the LAN, so that the phones at the table can open the page.
+HOST ?= 127.0.0.1
+
+# The browser tests (tests/test_page) need Chromium; without it they are skipped, and said so.
+CHROMIUM ?= /usr/bin/chromium
+BROWSER_CHECK = test -x $(CHROMIUM) || echo "\#\#\#\# SKIPPED: the browser tests (tests/test_page): no $(CHROMIUM) (apt-get install -y chromium) \#\#\#\#"
 
 .PHONY: serve serve-prod test test-slow check lint fuzz-live bench openapi clean
 
@@ -14,22 +20,26 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 
 serve: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
-	$(BIN)/flask --app app run --port $(PORT)
+	@$(BIN)/flask --app app address $(HOST):$(PORT)
+	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn with several workers; DATABASE_URL for PostgreSQL and
 # FLASK_RATELIMIT_STORAGE_URI=redis://... so that the workers share rate limits.
 serve-prod: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
+	@$(BIN)/flask --app app address "$${GINREF_BIND:-127.0.0.1:8000}"
 	$(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 
 # The quick tier: everything but the tests marked slow (long property and fuzz
 # runs, live servers), which `make test-slow`, `make check` and CI run.
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+	@$(BROWSER_CHECK)
 	@echo "make test: the slow tier (live servers, long property and fuzz runs) was not run: make test-slow or make check"
 
 test-slow: $(BIN)/.installed
 	$(BIN)/python -m pytest -n 2 -q -m slow
+	@$(BROWSER_CHECK)
 
 check: test test-slow lint
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -329,6 +330,79 @@ def init_events(app: Flask) -> None:
         app.extensions["version_watch"] = VersionWatch(db.engine, float(app.config["EVENTS_POLL_INTERVAL"]))
 
 
+def lan_address() -> str | None:
+    """This machine's address on its network (the interface of its default
+    route), or None without one. Connecting a UDP socket sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never reached
+            address = str(s.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def page_addresses(bind: str) -> list[str]:
+    """What to open for the table page, given where the server listens
+    (``host:port``): a phone on the same network needs the LAN address.
+
+    >>> page_addresses("127.0.0.1:5000")[0]
+    'http://127.0.0.1:5000/ (this machine only: HOST=0.0.0.0 make serve for the phones at the table)'
+    """
+    host, _, port = bind.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return [f"http://{host}:{port}/ (this machine only: HOST=0.0.0.0 make serve for the phones at the table)"]
+    if host in ("0.0.0.0", "::"):
+        lan = lan_address()
+        here = [f"http://127.0.0.1:{port}/ (this machine)"]
+        if lan is None:
+            return [*here, "no network found: connect this machine to the table's Wi-Fi"]
+        return [f"http://{lan}:{port}/ (phones on the same Wi-Fi open this)", *here]
+    return [f"http://{host}:{port}/"]
+
+
+#: The table page (web/): static files only, a client of /api/v1 like any other.
+WEB = Path(__file__).resolve().parent / "web"
+#: Nothing the page loads or calls may come from another origin.
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def init_page(app: Flask) -> None:
+    """The table page at ``/``, its files under ``/web/``: reads, no state of its own."""
+
+    def _page(response: Response) -> Response:
+        response.headers["Content-Security-Policy"] = PAGE_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.cache_control.no_cache = True  # revalidated (304) on every load, so a new release shows at once
+        return response
+
+    @app.route("/")
+    def table_page() -> Response:
+        """The table page: start a game, score it, see the league."""
+        return _page(send_from_directory(WEB, "index.html"))
+
+    @app.route("/web/<path:filename>")
+    def table_page_file(filename: str) -> Response:
+        return _page(send_from_directory(WEB, filename))
+
+    @app.route("/sw.js")
+    def table_page_worker() -> Response:
+        """The page's service worker, at the root so that it may keep the page itself (scope /)."""
+        return _page(send_from_directory(WEB, "sw.js"))
+
+    @app.cli.command("address")
+    @click.argument("bind", default="127.0.0.1:5000")
+    def print_address(bind: str) -> None:
+        """Print where the table page can be opened, for a server listening on BIND (host:port)."""
+        for line in page_addresses(bind):
+            click.echo(f"The table page: {line}")
+
+
 def init_health(app: Flask) -> None:
     @app.route("/health")
     def health() -> dict[str, str]:
@@ -436,6 +510,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_request_limits(app)
     init_cors(app)
     init_docs(app)
+    init_page(app)
     init_health(app)
     init_events(app)
     init_guards(app)  # last: it checks that every write route declares its guard

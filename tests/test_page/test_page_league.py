@@ -1,0 +1,80 @@
+"""Leagues on the page: a game started in a league with its key, the
+standings as the API sorts them, head to head, a player's history, exports."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.test_page.conftest import Api
+from tests.test_page.table import check_board
+
+pytestmark = pytest.mark.slow
+
+
+def test_r9_a_tied_cut_names_the_players_who_must_cut_again(phones, api: Api) -> None:
+    ids = [api.player(f"{n}-tie") for n in ("Ann", "Bob", "Cy")]
+    page = phones().open()
+    page.wait_for_selector("#start-game")
+    for i, pid in enumerate(ids):
+        page.select_option(f"#player-{i}", str(pid))
+    for i, card in enumerate(["KS", "KH", "2D"]):
+        page.fill(f"#cut-{i}", card)
+    page.click("#start-game")
+    problem = page.locator(".status .problem")
+    expect(problem).to_contain_text("R9")
+    expect(problem).to_contain_text("Must cut again: Ann-tie, Bob-tie.")
+    assert "game=" not in page.url
+
+
+def test_a_league_game_started_on_the_page_shows_in_the_standings_head_to_head_and_history(phones, api: Api) -> None:
+    ids = [api.player(f"{n}-league") for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/leagues", {"name": "Thursday club", "members": ids}).json()
+    phone = phones()
+    page = phone.open()
+    page.wait_for_selector("#start-game")
+    for i, pid in enumerate(ids):
+        page.select_option(f"#player-{i}", str(pid))
+    for i, card in enumerate(["9S", "5H", "AC"]):
+        page.fill(f"#cut-{i}", card)
+    page.click("details:has(#league) summary")
+    page.select_option("#league", str(league["id"]))
+    page.fill("#league-key", league["key"])
+    page.click("#start-game")
+    page.wait_for_selector("#save")
+    game_id = int(page.url.split("game=")[1])
+    page.click('button[data-mode="counts"]')
+    page.fill("#count-knocker", "0")
+    page.fill("#count-defender", "30")
+    page.click("#save")
+    game = check_board(page, api, game_id, 1)
+    assert game["league_id"] == league["id"] and game["scores"][str(ids[0])] == 55  # R18: 30 + 25
+
+    page.goto(f"{phone.base}/#league={league['id']}")
+    page.wait_for_selector(".standings")
+    shown = page.locator(".standings tbody tr").evaluate_all("rows => rows.map(r => Number(r.dataset.player))")
+    standings = api.get(f"/leagues/{league['id']}/standings")
+    assert shown == [s["player_id"] for s in standings["items"]]
+    page.select_option("#sort", "name")
+    page.wait_for_url("**sort=name**")
+    page.select_option("#order", "asc")
+    expect(page.locator(".standings tbody tr").first).to_have_attribute("data-player", str(ids[0]))
+    by_name = api.get(f"/leagues/{league['id']}/standings?sort=name&order=asc")
+    shown = page.locator(".standings tbody tr").evaluate_all("rows => rows.map(r => Number(r.dataset.player))")
+    assert shown == [s["player_id"] for s in by_name["items"]]
+
+    page.select_option("#h2h-a", str(ids[0]))
+    page.select_option("#h2h-b", str(ids[1]))
+    page.click('button:has-text("Compare")')
+    expect(page.locator(".h2h")).to_contain_text("1 games played together.")
+
+    json_href = page.locator('a:has-text("(JSON)")').get_attribute("href")
+    csv_href = page.locator('a:has-text("(CSV)")').get_attribute("href")
+    assert json_href == f"/api/v1/leagues/{league['id']}/export"
+    assert csv_href == f"/api/v1/leagues/{league['id']}/export.csv"
+    assert requests.get(phone.base + csv_href, timeout=10).status_code == 200
+
+    page.click(f'.standings tr[data-player="{ids[0]}"] a')
+    expect(page.locator("h3")).to_contain_text("Ann-league")
+    expect(page.locator(f'.history-games a[href="#game={game_id}"]')).to_be_visible()

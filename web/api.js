@@ -1,0 +1,155 @@
+// The one module that speaks the public API (/api/v1, openapi.yaml): keys from
+// the phone's storage, If-Match from the last ETag, a fresh Idempotency-Key per
+// intended write, problem+json kept whole for the page to put in its own words.
+// Nothing here leaves the page's origin.
+
+const BASE = "/api/v1";
+const STORE = "ginref.";
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || String(status));
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** The phone's own storage: keys, the language, the queue. */
+export const store = {
+  get(name, fallback = null) {
+    try {
+      const raw = localStorage.getItem(STORE + name);
+      return raw === null ? fallback : JSON.parse(raw);
+    } catch {
+      return fallback;
+    }
+  },
+  set(name, value) {
+    localStorage.setItem(STORE + name, JSON.stringify(value));
+  },
+  remove(name) {
+    localStorage.removeItem(STORE + name);
+  },
+};
+
+export const gameKey = (gameId) => store.get(`key.game.${gameId}`);
+export const setGameKey = (gameId, key) => store.set(`key.game.${gameId}`, key);
+export const leagueKey = (leagueId) => store.get(`key.league.${leagueId}`);
+export const setLeagueKey = (leagueId, key) => store.set(`key.league.${leagueId}`, key);
+
+/** The key that writes to a game: its own, or its league's. */
+export function writeKey(game) {
+  return game.league_id ? leagueKey(game.league_id) : gameKey(game.id);
+}
+
+export function newIdempotencyKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const etags = new Map(); // game id -> the ETag of the last answer about it
+
+export const etagOf = (gameId) => etags.get(String(gameId)) || null;
+
+async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotencyKey } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (ifMatch) headers["If-Match"] = ifMatch;
+  if (ifNoneMatch) headers["If-None-Match"] = ifNoneMatch;
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  const response = await fetch(BASE + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+  });
+  if (response.status === 304) return { status: 304, etag: response.headers.get("ETag"), data: null };
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { type: "about:blank", title: response.statusText, status: response.status, detail: text };
+  }
+  if (!response.ok) throw new ApiError(response.status, data || { status: response.status, title: response.statusText });
+  return { status: response.status, etag: response.headers.get("ETag"), data };
+}
+
+function remember(gameId, result) {
+  if (result.etag) etags.set(String(gameId), result.etag);
+  return result;
+}
+
+export const api = {
+  listPlayers: async () => (await call("GET", "/players?per_page=100")).data.items,
+  player: async (id) => (await call("GET", `/players/${id}`)).data,
+  createPlayer: async (name) =>
+    (await call("POST", "/players", { body: { name }, idempotencyKey: newIdempotencyKey() })).data,
+
+  async createGame(body, key) {
+    const result = await call("POST", "/games", { body, key, idempotencyKey: newIdempotencyKey() });
+    remember(result.data.id, result);
+    if (result.data.key) setGameKey(result.data.id, result.data.key);
+    return result.data;
+  },
+
+  /** The game, or null when it is as the last ETag said (304). */
+  async game(gameId, { fresh = false } = {}) {
+    const result = remember(
+      gameId,
+      await call("GET", `/games/${gameId}`, { ifNoneMatch: fresh ? null : etagOf(gameId) }),
+    );
+    return result.data;
+  },
+  hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`)).data.items,
+
+  /** Record a hand. `idempotencyKey` is the hand's own: a retry records once. */
+  async recordHand(game, body, idempotencyKey, ifMatch = etagOf(game.id)) {
+    const result = await call("POST", `/games/${game.id}/hands`, {
+      body,
+      key: writeKey(game),
+      ifMatch,
+      idempotencyKey,
+    });
+    return remember(game.id, result).data;
+  },
+  async correctHand(game, number, body) {
+    const result = await call("PUT", `/games/${game.id}/hands/${number}`, {
+      body,
+      key: writeKey(game),
+      ifMatch: etagOf(game.id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    return remember(game.id, result).data;
+  },
+  async undoHand(game, number) {
+    const result = await call("DELETE", `/games/${game.id}/hands/${number}`, {
+      key: writeKey(game),
+      ifMatch: etagOf(game.id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    return remember(game.id, result).data;
+  },
+
+  refereeHand: async (body) => (await call("POST", "/referee/hand", { body })).data,
+  refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,
+
+  leagues: async () => (await call("GET", "/leagues?per_page=100")).data.items,
+  league: async (id) => (await call("GET", `/leagues/${id}`)).data,
+  standings: async (id, sort, order) =>
+    (await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`))
+      .data,
+  headToHead: async (id, a, b) => (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`)).data,
+  playerGames: async (id) => (await call("GET", `/players/${id}/games?limit=100`)).data,
+  exportUrls: (id) => ({ json: `${BASE}/leagues/${id}/export`, csv: `${BASE}/leagues/${id}/export.csv` }),
+};
+
+/** A problem's last segment: "precondition-failed", or a rule "R14". */
+export function problemKind(problem) {
+  const type = (problem && problem.type) || "";
+  const hash = type.indexOf("#");
+  if (hash >= 0) return type.slice(hash + 1);
+  return type.slice(type.lastIndexOf("/") + 1) || "about:blank";
+}

@@ -1,0 +1,420 @@
+// The game screen: scoreboard, record a hand, history, chart; polled every 2 s.
+
+import { ApiError, api, store, writeKey } from "./api.js";
+import { h, replace, svg } from "./dom.js";
+import { t } from "./i18n.js";
+import { handForm } from "./hand.js";
+import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
+import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
+import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
+
+const POLL_MS = 2000;
+const COLORS = ["#0b5394", "#a61c00", "#38761d"];
+
+export function gameScreen(root, gameId) {
+  const view = {
+    id: gameId,
+    game: null,
+    hands: [],
+    names: {},
+    message: null,
+    form: null,
+    timer: null,
+    alive: true,
+  };
+  const parts = {
+    board: h("section", { class: "board", "aria-labelledby": "board-title" }),
+    queue: h("section", { class: "queue", "aria-live": "polite" }),
+    record: h("section", { class: "record", "aria-labelledby": "record-title" }),
+    history: h("section", { class: "history", "aria-labelledby": "history-title" }),
+    share: h("section", { class: "share", "aria-labelledby": "share-title" }),
+    status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
+  };
+  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.share);
+
+  const name = (id) => view.names[id] || `#${id}`;
+
+  async function loadNames() {
+    for (const id of view.game.players) {
+      if (!view.names[id]) view.names[id] = (await api.player(id)).name;
+    }
+  }
+
+  async function reload({ fresh = true } = {}) {
+    const game = await api.game(view.id, { fresh });
+    if (game === null) return false;
+    view.game = game;
+    view.hands = await api.hands(view.id);
+    await loadNames();
+    return true;
+  }
+
+  function say(message) {
+    view.message = message;
+    replace(parts.status, message);
+  }
+
+
+  function renderBoard() {
+    const game = view.game;
+    const roleOf = {};
+    for (const role of ROLES) if (game.roles) roleOf[game.roles[role]] = role;
+    const target = game.rules.target_score;
+    const rows = [...game.players].sort((a, b) => ROLES.indexOf(roleOf[a]) - ROLES.indexOf(roleOf[b]));
+    replace(
+      parts.board,
+      h("h2", { id: "board-title" }, t("board.title", { id: game.id })),
+      game.winner
+        ? h("p", { class: "winner", "data-winner": game.winner }, t("board.winner", { name: name(game.winner) }))
+        : h("p", { class: "next" }, t("board.next_hand", { number: game.hands_played + 1 })),
+      h(
+        "table",
+        { class: "scores" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col" }, t("board.player")), h("th", { scope: "col" }, t("board.role")), h("th", { scope: "col" }, t("board.score"))),
+        ),
+        h(
+          "tbody",
+          {},
+          rows.map((id) => {
+            const score = game.scores[String(id)];
+            const role = roleOf[id];
+            const bar = h("span", { class: "bar" });
+            bar.style.width = `${Math.min(100, Math.round((100 * score) / target))}%`;
+            bar.style.background = COLORS[game.players.indexOf(id)]; // as in the chart
+            return h(
+              "tr",
+              { "data-player": id, "data-role": role || "" },
+              h("th", { scope: "row" }, name(id), game.winner === id ? ` ${t("board.won_mark")}` : ""),
+              h(
+                "td",
+                { class: "role" },
+                role ? roleWord(role) : "–",
+                role === "box" ? h("span", { class: "dealer" }, ` · ${t("board.deals")}`) : null,
+              ),
+              h(
+                "td",
+                { class: "score" },
+                h("span", { class: "points", "data-score": score }, String(score)),
+                h("span", { class: "of" }, ` / ${target}`),
+                h("span", { class: "progress", "aria-hidden": "true" }, bar),
+              ),
+            );
+          }),
+        ),
+      ),
+      rulesLine(game),
+      chart(game, view.hands, name),
+    );
+  }
+
+  function renderHistory() {
+    const game = view.game;
+    const canWrite = Boolean(writeKey(game));
+    const last = view.hands.length ? view.hands[view.hands.length - 1].number : null;
+    replace(
+      parts.history,
+      h("h2", { id: "history-title" }, t("history.title")),
+      view.hands.length === 0
+        ? h("p", {}, t("history.none"))
+        : h(
+            "ol",
+            { class: "hands", reversed: true },
+            [...view.hands].reverse().map((hand) =>
+              handRow(hand, game, name, canWrite && {
+                correct: () => {
+                  view.form.correct(hand);
+                  parts.record.scrollIntoView();
+                },
+                undo:
+                  hand.number === last
+                    ? async (event) => {
+                        const button = event.currentTarget;
+                        if (button.dataset.armed !== "true") {
+                          // one thumb, one slip: the first tap only asks
+                          button.dataset.armed = "true";
+                          button.textContent = t("history.undo_confirm", { number: hand.number });
+                          setTimeout(() => {
+                            button.dataset.armed = "false";
+                            button.textContent = t("history.undo");
+                          }, 5000);
+                          return;
+                        }
+                        try {
+                          await api.undoHand(game, hand.number);
+                          say(t("history.undone", { number: hand.number }));
+                          await refresh(true);
+                        } catch (error) {
+                          await handleWriteError(error);
+                        }
+                      }
+                    : null,
+              }),
+            ),
+          ),
+    );
+  }
+
+  function renderShare() {
+    const game = view.game;
+    const key = writeKey(game);
+    const base = `${location.origin}${location.pathname}`;
+    const spectator = `${base}#game=${game.id}`;
+    const items = [h("h2", { id: "share-title" }, t("share.title"))];
+    items.push(h("p", {}, t("share.spectator")), h("p", {}, h("a", { href: spectator, class: "link" }, spectator)));
+    if (key && !game.league_id) {
+      const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(key)}`;
+      items.push(
+        h("p", {}, t("share.scorer")),
+        h("p", {}, h("a", { href: scorer, class: "link scorer-link" }, t("share.scorer_link"))),
+        h("input", { type: "text", class: "copy", readonly: true, value: scorer, "aria-label": t("share.scorer") }),
+        h("details", { class: "qr" }, h("summary", {}, t("share.qr")), qrSvg(scorer, t("share.qr_label"))),
+      );
+    }
+    if (!key) items.push(h("p", { class: "readonly-note" }, t("share.read_only")));
+    replace(parts.share, items);
+  }
+
+  function renderQueue() {
+    const items = queuedFor(view.id);
+    if (!items.length) return replace(parts.queue);
+    replace(
+      parts.queue,
+      h("h2", {}, t("queue.title")),
+      h(
+        "ul",
+        {},
+        items.map((item) =>
+          h(
+            "li",
+            { class: `queued ${item.refused ? "refused" : ""}`, "data-idempotency-key": item.idempotencyKey },
+            item.refused ? t("queue.refused") : t("queue.waiting"),
+            " ",
+            describeBody(item.body),
+            item.refused ? problemView(new ApiError(item.refused.status, item.refused)) : null,
+            item.refused
+              ? h(
+                  "p",
+                  { class: "actions" },
+                  h("button", { type: "button", class: "secondary", onclick: () => { retryQueued(item.idempotencyKey, view.id); renderQueue(); } }, t("queue.retry")),
+                  h("button", { type: "button", class: "secondary danger", onclick: () => { removeQueued(item.idempotencyKey); renderQueue(); } }, t("queue.remove")),
+                )
+              : null,
+          ),
+        ),
+      ),
+    );
+  }
+
+  function render() {
+    renderBoard();
+    renderHistory();
+    renderShare();
+    renderQueue();
+    view.form.update(view.game);
+  }
+
+  async function refresh(fresh = false) {
+    const changed = await reload({ fresh });
+    if (changed) render();
+    return changed;
+  }
+
+  async function handleWriteError(error) {
+    if (error instanceof ApiError && error.status === 412) {
+      await refresh(true);
+      say(problemView(error, h("p", {}, t("problem.412_kept"))));
+      return;
+    }
+    say(problemView(error));
+  }
+
+  view.form = handForm(parts.record, {
+    game: () => view.game,
+    name,
+    say,
+    saved: async (message) => {
+      say(message);
+      await refresh(true);
+    },
+    queued: () => {
+      say(t("queue.saved_offline"));
+      renderQueue();
+    },
+    handleWriteError,
+  });
+
+  async function firstLoad() {
+    try {
+      await reload();
+    } catch (error) {
+      // no game yet (no signal, or none such): say why, show what waits here, try again
+      say(problemView(error instanceof ApiError ? error : { network: true }));
+      renderQueue();
+      return error instanceof ApiError && error.status === 404 ? "gone" : "later";
+    }
+    remember(view.id);
+    say(null);
+    render();
+    return "shown";
+  }
+
+  async function tick() {
+    if (!view.alive) return;
+    if (!view.game) {
+      if ((await firstLoad()) !== "gone" && view.alive) view.timer = setTimeout(tick, POLL_MS);
+      return;
+    }
+    try {
+      const sent = await flushQueue(view.id, () => view.game);
+      if (sent.length || queuedFor(view.id).length) renderQueue();
+      await refresh(sent.length > 0);
+    } catch {
+      // offline: the next tick tries again
+    }
+    if (view.alive) view.timer = setTimeout(tick, POLL_MS);
+  }
+
+  tick();
+  const online = () =>
+    (view.game ? flushQueue(view.id, () => view.game) : firstLoad())
+      .then(() => refresh(true))
+      .catch(() => {}); // still no connection: the next tick tries again
+  window.addEventListener("online", online);
+
+  return () => {
+    view.alive = false;
+    clearTimeout(view.timer);
+    window.removeEventListener("online", online);
+  };
+}
+
+function remember(gameId) {
+  const games = store.get("games", []);
+  if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
+}
+
+/** The scorer link as a QR code, drawn on the phone: the key never leaves it. */
+function qrSvg(text, label) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  let path = "";
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) if (qr.isDark(row, col)) path += `M${col + quiet} ${row + quiet}h1v1h-1z`;
+  }
+  const size = n + 2 * quiet;
+  return svg(
+    "svg",
+    { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label, class: "qr-code", "shape-rendering": "crispEdges" },
+    svg("rect", { width: size, height: size, fill: "#fff" }),
+    svg("path", { d: path, fill: "#000" }),
+  );
+}
+
+function rulesLine(game) {
+  const r = game.rules;
+  return h(
+    "p",
+    { class: "rules-line" },
+    t("rules.summary", { target: r.target_score, limit: r.knock_limit, gin: r.gin_bonus, undercut: r.undercut_bonus }),
+  );
+}
+
+export function describeBody(body) {
+  if (body.outcome === "draw") return outcomeWord("draw");
+  const who = roleWord(body.knocker);
+  if ("knocker_deadwood_count" in body)
+    return t("queue.counts", { who, k: body.knocker_deadwood_count, d: body.defender_deadwood_count });
+  return t("queue.cards", { who });
+}
+
+function handRow(hand, game, name, actions) {
+  const r = hand.ruling;
+  let summary;
+  if (r.outcome === "draw") {
+    summary = outcomeWord("draw");
+  } else {
+    const knocker = hand.seating[hand.knocker];
+    const defender = hand.seating[hand.knocker === "box" ? "captain" : "box"];
+    const scorer = r.scorer === "knocker" ? knocker : defender;
+    summary = t("history.summary", {
+      knocker: name(knocker),
+      outcome: outcomeWord(r.outcome),
+      scorer: name(scorer),
+      points: r.points,
+    });
+  }
+  const running = game.players.map((id) => `${name(id)} ${hand.scores[String(id)]}`).join(" · ");
+  const marks = [];
+  if (hand.seating_follows === false) marks.push(t("history.seating_not_follows"));
+  if (game.out_of_turn.includes(hand.number)) marks.push(t("history.out_of_turn"));
+  if (hand.corrected_at) marks.push(t("history.corrected"));
+  return h(
+    "li",
+    { class: "hand", "data-number": hand.number, "data-outcome": r.outcome, "data-points": r.points },
+    h("p", { class: "hand-title" }, h("strong", {}, t("history.hand", { number: hand.number })), " ", summary),
+    h("p", { class: "running" }, t("history.running"), " ", running),
+    h(
+      "p",
+      { class: "seating" },
+      ROLES.map((role) => `${roleWord(role)}: ${name(hand.seating[role])}`).join(" · "),
+    ),
+    marks.map((m) => h("p", { class: "mark" }, m)),
+    actions
+      ? h(
+          "p",
+          { class: "actions" },
+          h("button", { type: "button", class: "secondary", onclick: actions.correct }, t("history.correct")),
+          actions.undo
+            ? h("button", { type: "button", class: "secondary danger", onclick: actions.undo }, t("history.undo"))
+            : null,
+        )
+      : null,
+  );
+}
+
+function chart(game, hands, name) {
+  const width = 320;
+  const height = 160;
+  const pad = 24;
+  const target = game.rules.target_score;
+  const top = Math.max(target, ...Object.values(game.scores));
+  const n = Math.max(1, hands.length);
+  const x = (i) => pad + ((width - 2 * pad) * i) / n;
+  const y = (score) => height - pad - ((height - 2 * pad) * score) / top;
+  const lines = game.players.map((id, k) => {
+    const points = [[x(0), y(0)], ...hands.map((hand, i) => [x(i + 1), y(hand.scores[String(id)])])];
+    return svg("polyline", {
+      points: points.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
+      fill: "none",
+      stroke: COLORS[k],
+      "stroke-width": 2.5,
+    });
+  });
+  return h(
+    "figure",
+    { class: "chart" },
+    svg(
+      "svg",
+      { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("chart.label") },
+      svg("line", { x1: pad, x2: width - pad, y1: y(target), y2: y(target), stroke: "#595959", "stroke-dasharray": "4 3" }),
+      svg("text", { x: pad, y: y(target) - 4, "font-size": 11, fill: "#333" }, t("chart.target", { target })),
+      svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "#595959" }),
+      lines,
+    ),
+    h(
+      "figcaption",
+      {},
+      game.players.map((id, k) => {
+        const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
+        swatch.style.background = COLORS[k];
+        return h("span", { class: "legend" }, swatch, name(id));
+      }),
+    ),
+  );
+}

@@ -1,0 +1,570 @@
+// Record (or correct) a hand: by cards with a 52-card picker, by counts (R25),
+// or a draw (R12). Cards are previewed by the referee before anything is saved.
+
+import { ApiError, api, etagOf, newIdempotencyKey, writeKey } from "./api.js";
+import { RANKS, SUITS, SYMBOL, canonical, face, isRed, parseCards } from "./cards.js";
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { enqueue } from "./queue.js";
+import { cardFace, outcomeWord, problemView, roleWord } from "./words.js";
+
+const OWNER = { k: "knocker", d: "defender", x: "discard" };
+
+function blank() {
+  return {
+    mode: "cards",
+    knocker: "box",
+    target: "k",
+    assign: {}, // card -> k | d | x
+    declare: false,
+    group: "k", // what a tap in declare mode builds: k (knocker meld), d (defender meld), l (layoffs)
+    pending: [],
+    layoffMeld: 0,
+    kMelds: [],
+    dMelds: [],
+    layoffs: [],
+    kCount: "",
+    dCount: "",
+    preview: null,
+    correcting: null,
+    typing: false, // the typed-cards fields are open
+  };
+}
+
+const owned = (s, who) => canonical(Object.keys(s.assign).filter((c) => s.assign[c] === who));
+const melded = (s) => new Set([...s.kMelds.flat(), ...s.dMelds.flat(), ...s.layoffs.map((l) => l.card)]);
+
+/** The API body for the hand as entered. */
+export function handBody(s) {
+  if (s.mode === "draw") return { outcome: "draw" };
+  if (s.mode === "counts") {
+    return {
+      knocker: s.knocker,
+      knocker_deadwood_count: Number(s.kCount),
+      defender_deadwood_count: Number(s.dCount),
+    };
+  }
+  const discard = owned(s, "x")[0];
+  const knockerHand = { cards: owned(s, "k") };
+  if (discard) knockerHand.discard = discard;
+  const defenderHand = { cards: owned(s, "d") };
+  if (s.declare && s.kMelds.length) knockerHand.melds = s.kMelds;
+  if (s.declare && s.dMelds.length) defenderHand.melds = s.dMelds;
+  if (s.declare && s.kMelds.length && s.layoffs.length) defenderHand.layoffs = s.layoffs;
+  return { knocker: s.knocker, knocker_hand: knockerHand, defender_hand: defenderHand };
+}
+
+/** R16-R18 on two counts, as the API scores a hand by counts (R25). */
+function countsRuling(rules, k, d) {
+  if (k === 0) return { outcome: "gin", scorer: "knocker", points: d + rules.gin_bonus };
+  if (k < d) return { outcome: "knock", scorer: "knocker", points: d - k };
+  return { outcome: "undercut", scorer: "defender", points: rules.undercut_bonus + k - d };
+}
+
+export function handForm(root, ctx) {
+  let s = blank();
+  let shownFor = null;
+
+  const seating = () => (s.correcting ? s.correcting.seating : ctx.game().roles);
+  const defenderRole = () => (s.knocker === "box" ? "captain" : "box");
+  const nameIn = (role) => ctx.name(seating()[role]);
+  const render = () => draw();
+
+  function set(change) {
+    Object.assign(s, change);
+    render();
+  }
+
+  function tapCard(card) {
+    if (s.declare) {
+      const owner = s.assign[card];
+      const want = s.group === "k" ? "k" : "d";
+      if (owner !== want || melded(s).has(card)) return;
+      s.pending = s.pending.includes(card) ? s.pending.filter((c) => c !== card) : [...s.pending, card];
+    } else {
+      const owner = s.assign[card];
+      if (owner && owner !== s.target) return; // taken by the other hand
+      if (owner === s.target) delete s.assign[card];
+      else {
+        const limit = s.target === "x" ? 1 : 10;
+        if (owned(s, s.target).length >= limit) return;
+        s.assign[card] = s.target;
+        // a full hand moves on: the knocker's 10, then the defender's 10, then the discard
+        if (owned(s, s.target).length === limit && s.target !== "x") s.target = s.target === "k" ? "d" : "x";
+      }
+    }
+    s.preview = null;
+    render();
+  }
+
+  function picker() {
+    const taken = melded(s);
+    return h(
+      "div",
+      { class: "picker", role: "group", "aria-label": t("cards.picker") },
+      SUITS.map((suit) =>
+        h(
+          "div",
+          { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
+          RANKS.map((rank) => {
+            const card = rank + suit;
+            const owner = s.assign[card];
+            let disabled;
+            let pressed;
+            if (s.declare) {
+              const want = s.group === "k" ? "k" : "d";
+              disabled = owner !== want || taken.has(card);
+              pressed = s.pending.includes(card);
+            } else {
+              disabled = Boolean(owner && owner !== s.target);
+              pressed = owner === s.target;
+            }
+            return h(
+              "button",
+              {
+                type: "button",
+                class: `pick ${owner ? `own-${owner}` : ""} ${taken.has(card) ? "in-meld" : ""}`,
+                "data-card": card,
+                "aria-pressed": pressed ? "true" : "false",
+                "aria-label": `${face(card)}${owner ? ` (${t(`cards.owner_${OWNER[owner]}`)})` : ""}`,
+                disabled,
+                onclick: () => tapCard(card),
+              },
+              h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
+            );
+          }),
+        ),
+      ),
+    );
+  }
+
+  function typed(who, label, count) {
+    const input = h("input", {
+      type: "text",
+      id: `typed-${who}`,
+      autocomplete: "off",
+      autocapitalize: "characters",
+      spellcheck: "false",
+      value: owned(s, who).join(" "),
+      "aria-describedby": "typed-help",
+    });
+    return h(
+      "div",
+      { class: "typed" },
+      h("label", { for: `typed-${who}` }, label, ` (${owned(s, who).length}/${count})`),
+      input,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          onclick: () => {
+            const { cards, bad } = parseCards(input.value);
+            if (bad.length) return ctx.say(problemView(null, h("p", {}, t("cards.not_cards", { bad: bad.join(" ") }))));
+            for (const c of Object.keys(s.assign)) if (s.assign[c] === who) delete s.assign[c];
+            const clash = cards.filter((c) => s.assign[c]);
+            if (clash.length) ctx.say(h("p", { class: "problem", role: "alert" }, t("cards.taken", { cards: clash.join(" ") })));
+            for (const c of cards.filter((c) => !s.assign[c]).slice(0, count)) s.assign[c] = who;
+            s.preview = null;
+            render();
+          },
+        },
+        t("cards.use_typed"),
+      ),
+    );
+  }
+
+  function declareTools() {
+    const kMelds = s.kMelds;
+    return h(
+      "div",
+      { class: "declare" },
+      h(
+        "div",
+        { class: "segmented", role: "group", "aria-label": t("declare.what") },
+        [
+          ["k", t("declare.knocker_meld")],
+          ["d", t("declare.defender_meld")],
+          ["l", t("declare.layoff")],
+        ].map(([g, label]) =>
+          h(
+            "button",
+            {
+              type: "button",
+              "data-group": g,
+              "aria-pressed": s.group === g ? "true" : "false",
+              disabled: g === "l" && kMelds.length === 0,
+              onclick: () => set({ group: g, pending: [] }),
+            },
+            label,
+          ),
+        ),
+      ),
+      s.group === "l"
+        ? h(
+            "label",
+            { class: "inline" },
+            t("declare.onto_meld"),
+            " ",
+            h(
+              "select",
+              { id: "layoff-meld", onchange: (e) => set({ layoffMeld: Number(e.target.value) }) },
+              kMelds.map((m, i) =>
+                h("option", { value: i, selected: i === s.layoffMeld }, `${i + 1}: ${m.map(face).join(" ")}`),
+              ),
+            ),
+          )
+        : null,
+      h("p", { class: "hint" }, t(s.group === "l" ? "declare.hint_layoff" : "declare.hint_meld")),
+      h("p", {}, t("declare.pending"), " ", s.pending.length ? s.pending.map((c) => cardFace(c)) : "–"),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary add-meld",
+          disabled: s.pending.length === 0,
+          onclick: () => {
+            const cards = canonical(s.pending);
+            if (s.group === "k") s.kMelds = [...s.kMelds, cards];
+            else if (s.group === "d") s.dMelds = [...s.dMelds, cards];
+            else s.layoffs = [...s.layoffs, ...s.pending.map((card) => ({ card, meld: s.layoffMeld }))];
+            set({ pending: [], preview: null });
+          },
+        },
+        s.group === "l" ? t("declare.add_layoff") : t("declare.add_meld"),
+      ),
+      declaredList(),
+    );
+  }
+
+  function declaredList() {
+    const rows = [];
+    s.kMelds.forEach((m, i) => rows.push([t("declare.knocker_meld_n", { n: i + 1 }), m, () => {
+      s.kMelds = s.kMelds.filter((_, j) => j !== i);
+      s.layoffs = s.layoffs.filter((l) => l.meld !== i).map((l) => ({ ...l, meld: l.meld > i ? l.meld - 1 : l.meld }));
+    }]));
+    s.dMelds.forEach((m, i) => rows.push([t("declare.defender_meld_n", { n: i + 1 }), m, () => {
+      s.dMelds = s.dMelds.filter((_, j) => j !== i);
+    }]));
+    s.layoffs.forEach((l, i) => rows.push([t("declare.layoff_n", { n: l.meld + 1 }), [l.card], () => {
+      s.layoffs = s.layoffs.filter((_, j) => j !== i);
+    }]));
+    if (!rows.length) return null;
+    return h(
+      "ul",
+      { class: "declared" },
+      rows.map(([label, cards, remove]) =>
+        h(
+          "li",
+          {},
+          `${label}: `,
+          cards.map((c) => cardFace(c)),
+          " ",
+          h("button", { type: "button", class: "secondary small", onclick: () => { remove(); set({ preview: null }); } }, t("declare.remove")),
+        ),
+      ),
+    );
+  }
+
+  function cardsPart() {
+    const counts = { k: owned(s, "k").length, d: owned(s, "d").length, x: owned(s, "x").length };
+    return [
+      h(
+        "div",
+        { class: "segmented targets", role: "group", "aria-label": t("cards.tapping_for") },
+        [
+          ["k", t("cards.target_knocker", { name: nameIn(s.knocker), n: counts.k })],
+          ["d", t("cards.target_defender", { name: nameIn(defenderRole()), n: counts.d })],
+          ["x", t("cards.target_discard", { n: counts.x })],
+        ].map(([target, label]) =>
+          h(
+            "button",
+            {
+              type: "button",
+              "data-target": target,
+              "aria-pressed": !s.declare && s.target === target ? "true" : "false",
+              onclick: () => set({ target, declare: false, pending: [] }),
+            },
+            label,
+          ),
+        ),
+      ),
+      picker(),
+      h(
+        "label",
+        { class: "inline check" },
+        h("input", {
+          type: "checkbox",
+          id: "declare",
+          checked: s.declare,
+          onchange: (e) => set({ declare: e.target.checked, pending: [], preview: null }),
+        }),
+        " ",
+        t("declare.toggle"),
+      ),
+      s.declare ? declareTools() : null,
+      h(
+        "details",
+        { class: "typing", open: s.typing, ontoggle: (e) => { s.typing = e.target.open; } },
+        h("summary", {}, t("cards.type_them")),
+        h("p", { id: "typed-help", class: "hint" }, t("cards.typed_help")),
+        typed("k", t("cards.knocker_cards"), 10),
+        typed("d", t("cards.defender_cards"), 10),
+        typed("x", t("cards.discard"), 1),
+      ),
+    ];
+  }
+
+  function countsPart() {
+    const limit = ctx.game().rules.knock_limit;
+    const field = (id, label, value, max, key) =>
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: id }, label, ` (0–${max})`),
+        h("input", {
+          type: "number",
+          id,
+          inputmode: "numeric",
+          min: 0,
+          max,
+          step: 1,
+          value,
+          oninput: (e) => {
+            s[key] = e.target.value;
+            s.preview = null;
+            replace(previewBox, previewView());
+          },
+        }),
+      );
+    return [
+      field("count-knocker", t("counts.knocker", { name: nameIn(s.knocker) }), s.kCount, limit, "kCount"),
+      field("count-defender", t("counts.defender", { name: nameIn(defenderRole()) }), s.dCount, 100, "dCount"),
+    ];
+  }
+
+  function countsValid() {
+    const limit = ctx.game().rules.knock_limit;
+    const k = Number(s.kCount);
+    const d = Number(s.dCount);
+    const whole = (v, max) => /^\d+$/.test(String(v)) && Number(v) <= max;
+    return whole(s.kCount, limit) && whole(s.dCount, 100) ? { k, d } : null;
+  }
+
+  function previewView() {
+    if (s.mode === "counts") {
+      const counts = countsValid();
+      if (!counts) return h("p", { class: "hint" }, t("counts.bounds", { limit: ctx.game().rules.knock_limit }));
+      return rulingView(countsRuling(ctx.game().rules, counts.k, counts.d));
+    }
+    if (s.mode === "draw") return h("p", {}, t("draw.explain"));
+    if (!s.preview) return null;
+    if (s.preview.error) return illegalView(s.preview.error);
+    return rulingView(s.preview.ruling, true);
+  }
+
+  function rulingView(r, withCards = false) {
+    const scorerRole = r.scorer === "knocker" ? s.knocker : defenderRole();
+    const parts = [
+      h(
+        "p",
+        { class: "verdict", "data-outcome": r.outcome, "data-points": r.points },
+        h("strong", {}, outcomeWord(r.outcome)),
+        " · ",
+        t("preview.scores", { name: nameIn(scorerRole), points: r.points }),
+      ),
+    ];
+    if (withCards) {
+      const k = r.knocker;
+      const d = r.defender;
+      const layoffsOn = (i) => (d.layoffs || []).filter((l) => l.meld === i).map((l) => l.card);
+      parts.push(
+        h("h4", {}, t("preview.knocker_spread", { name: nameIn(s.knocker) })),
+        h(
+          "div",
+          { class: "spread" },
+          k.melds.map((m, i) =>
+            h("span", { class: "meld" }, m.map((c) => cardFace(c)), layoffsOn(i).map((c) => cardFace(c, { class: `card layoff ${isRed(c) ? "red" : "black"}`, title: t("preview.laid_off") }))),
+          ),
+          k.deadwood.length ? h("span", { class: "deadwood" }, k.deadwood.map((c) => cardFace(c))) : null,
+        ),
+        h("p", {}, t("preview.deadwood", { count: k.deadwood_count })),
+        h("h4", {}, t("preview.defender_spread", { name: nameIn(defenderRole()) })),
+        h(
+          "div",
+          { class: "spread" },
+          (d.melds || []).map((m) => h("span", { class: "meld" }, m.map((c) => cardFace(c)))),
+          d.deadwood && d.deadwood.length ? h("span", { class: "deadwood" }, d.deadwood.map((c) => cardFace(c))) : null,
+        ),
+        (d.layoffs || []).length
+          ? h("p", {}, t("preview.layoffs", { cards: d.layoffs.map((l) => `${face(l.card)}→${l.meld + 1}`).join(" ") }))
+          : null,
+        h("p", {}, t("preview.deadwood", { count: d.deadwood_count })),
+      );
+      if (k.better) parts.push(h("p", { class: "better" }, t("preview.better_knocker", { count: k.better.deadwood_count })));
+      if (d.better) parts.push(h("p", { class: "better" }, t("preview.better_defender", { count: d.better.deadwood_count })));
+    }
+    return h("div", { class: "ruling" }, parts);
+  }
+
+  function illegalView(error) {
+    const p = error.problem || {};
+    const legal = p.legal_arrangement;
+    return problemView(
+      error,
+      h(
+        "div",
+        { class: "illegal" },
+        p.deadwood !== undefined ? h("p", {}, t("illegal.count", { deadwood: p.deadwood, limit: p.limit })) : null,
+        legal
+          ? h(
+              "div",
+              {},
+              h("p", {}, t("illegal.legal")),
+              h("div", { class: "spread" }, legal.melds.map((m) => h("span", { class: "meld" }, m.map((c) => cardFace(c)))), legal.deadwood.length ? h("span", { class: "deadwood" }, legal.deadwood.map((c) => cardFace(c))) : null),
+            )
+          : p.rule === "R14" ? h("p", {}, t("illegal.none")) : null,
+        p.rule === "R14" ? h("p", {}, t("illegal.not_recorded")) : null,
+      ),
+    );
+  }
+
+  async function preview() {
+    if (s.mode !== "cards") return render();
+    const body = handBody(s);
+    try {
+      const ruling = await api.refereeHand({ ...body, rules: ctx.game().rules });
+      s.preview = { ruling };
+    } catch (error) {
+      if (!(error instanceof ApiError)) return ctx.say(problemView({ network: true }));
+      s.preview = { error };
+    }
+    render();
+  }
+
+  async function saveHand() {
+    const game = ctx.game();
+    if (s.mode === "counts" && !countsValid()) return render();
+    const body = handBody(s);
+    try {
+      if (s.correcting) {
+        await api.correctHand(game, s.correcting.number, body);
+        const number = s.correcting.number;
+        s = blank();
+        await ctx.saved(t("record.corrected", { number }));
+      } else {
+        const idempotencyKey = newIdempotencyKey();
+        try {
+          await api.recordHand(game, body, idempotencyKey);
+        } catch (error) {
+          if (error instanceof ApiError) throw error;
+          enqueue(game.id, body, idempotencyKey, etagOf(game.id)); // no connection: keep it, send it later
+          s = { ...blank(), mode: s.mode };
+          render();
+          return ctx.queued();
+        }
+        s = { ...blank(), mode: s.mode }; // the next hand is likely entered the same way
+        await ctx.saved(t("record.saved", { number: game.hands_played + 1 }));
+      }
+    } catch (error) {
+      if (error instanceof ApiError && (error.problem.rule === "R14" || error.status === 422)) {
+        s.preview = { error };
+        render();
+        return ctx.say(problemView(error));
+      }
+      if (error instanceof ApiError && error.status === 409 && error.problem.hands) {
+        return ctx.say(problemView(error, h("p", {}, t("problem.409_stranded", { hands: error.problem.hands.join(", ") }))));
+      }
+      if (!(error instanceof ApiError)) return ctx.say(problemView({ network: true }));
+      return ctx.handleWriteError(error); // the hand being entered is kept
+    }
+  }
+
+  const previewBox = h("div", { class: "preview", "aria-live": "polite" });
+
+  function draw() {
+    const game = ctx.game();
+    if (!game) return;
+    shownFor = game.version;
+    if (!writeKey(game)) {
+      return replace(root, h("h2", { id: "record-title" }, t("record.title_readonly")), h("p", {}, t("record.need_key")));
+    }
+    if (game.status === "finished" && !s.correcting) {
+      return replace(root, h("h2", { id: "record-title" }, t("record.finished")));
+    }
+    replace(previewBox, previewView());
+    replace(
+      root,
+      h(
+        "h2",
+        { id: "record-title" },
+        s.correcting ? t("record.title_correct", { number: s.correcting.number }) : t("record.title", { number: game.hands_played + 1 }),
+      ),
+      s.correcting
+        ? h("button", { type: "button", class: "secondary", onclick: () => { s = blank(); render(); } }, t("record.cancel_correction"))
+        : null,
+      h(
+        "div",
+        { class: "segmented modes", role: "group", "aria-label": t("record.how") },
+        ["cards", "counts", "draw"].map((mode) =>
+          h(
+            "button",
+            { type: "button", "data-mode": mode, "aria-pressed": s.mode === mode ? "true" : "false", onclick: () => set({ mode, preview: null }) },
+            t(`record.mode_${mode}`),
+          ),
+        ),
+      ),
+      s.mode !== "draw"
+        ? h(
+            "div",
+            { class: "segmented knocker", role: "group", "aria-label": t("record.who_knocked") },
+            ["box", "captain"].map((role) =>
+              h(
+                "button",
+                { type: "button", "data-knocker": role, "aria-pressed": s.knocker === role ? "true" : "false", onclick: () => set({ knocker: role, preview: null }) },
+                t("record.knocked", { role: roleWord(role), name: nameIn(role) }),
+              ),
+            ),
+          )
+        : null,
+      s.mode === "cards" ? cardsPart() : null,
+      s.mode === "counts" ? countsPart() : null,
+      previewBox,
+      h(
+        "div",
+        { class: "buttons" },
+        s.mode === "cards" ? h("button", { type: "button", class: "secondary", id: "preview", onclick: preview }, t("record.preview")) : null,
+        h("button", { type: "button", class: "primary", id: "save", onclick: saveHand }, s.mode === "draw" ? t("record.save_draw") : t("record.save")),
+      ),
+    );
+  }
+
+  return {
+    update(game) {
+      if (game && game.version !== shownFor) draw();
+    },
+    correct(hand) {
+      s = blank();
+      s.correcting = hand;
+      s.mode = hand.mode;
+      const input = hand.input || {};
+      if (hand.mode !== "draw") s.knocker = hand.knocker;
+      if (hand.mode === "counts") {
+        s.kCount = String(input.knocker_deadwood_count);
+        s.dCount = String(input.defender_deadwood_count);
+      }
+      if (hand.mode === "cards") {
+        for (const c of input.knocker_hand.cards) s.assign[c] = "k";
+        for (const c of input.defender_hand.cards) s.assign[c] = "d";
+        if (input.knocker_hand.discard) s.assign[input.knocker_hand.discard] = "x";
+        if (input.knocker_hand.melds || input.defender_hand.melds) {
+          s.declare = true;
+          s.kMelds = input.knocker_hand.melds || [];
+          s.dMelds = input.defender_hand.melds || [];
+          s.layoffs = input.defender_hand.layoffs || [];
+        }
+      }
+      draw();
+    },
+  };
+}

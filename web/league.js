@@ -1,0 +1,133 @@
+// Leagues: standings (sorted as the API sorts), head to head, a player's
+// history, and the exports.
+
+import { ApiError, api } from "./api.js";
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { problemView } from "./words.js";
+
+const SORTS = [
+  "rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
+  "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
+  "longest_streak", "current_streak", "name",
+];
+const COLUMNS = ["games_played", "games_won", "win_rate", "total_points", "hands_won", "gins", "undercuts_made", "knocks"];
+
+const fmt = (v) => (v === null || v === undefined ? "–" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v));
+
+function table(items, leagueId) {
+  return h(
+    "div",
+    { class: "wide" },
+    h(
+      "table",
+      { class: "standings" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("league.player")), h("th", { scope: "col" }, t("league.rating")), COLUMNS.map((c) => h("th", { scope: "col" }, t(`league.${c}`))))),
+      h(
+        "tbody",
+        {},
+        items.map((s) =>
+          h(
+            "tr",
+            { "data-player": s.player_id },
+            h("th", { scope: "row" }, h("a", { href: `#league=${leagueId}&player=${s.player_id}`, class: "link" }, s.name)),
+            h("td", {}, fmt(s.rating && s.rating.ordinal)),
+            COLUMNS.map((c) => h("td", {}, fmt(s[c]))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function leagueScreen(root, params) {
+  const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
+  const leagueId = Number(params.get("league")) || null;
+  replace(root, h("h1", {}, t("league.title")), status);
+  try {
+    const leagues = await api.leagues();
+    if (!leagueId) {
+      root.append(
+        leagues.length
+          ? h("ul", { class: "leagues" }, leagues.map((l) => h("li", {}, h("a", { href: `#league=${l.id}`, class: "link" }, l.name))))
+          : h("p", {}, t("league.none")),
+      );
+      return;
+    }
+    const league = await api.league(leagueId);
+    const names = {};
+    for (const id of league.members) names[id] = (await api.player(id)).name;
+    const playerId = Number(params.get("player")) || null;
+    root.append(h("h2", {}, league.name));
+    if (playerId) return playerHistory(root, league, playerId, names);
+
+    const sort = params.get("sort") || "rating";
+    const order = params.get("order") || (sort === "name" ? "asc" : "desc");
+    const standings = await api.standings(leagueId, sort, order);
+    const sortSelect = h(
+      "select",
+      { id: "sort", onchange: (e) => { location.hash = `league=${leagueId}&sort=${e.target.value}&order=${order}`; } },
+      SORTS.map((s) => h("option", { value: s, selected: s === sort }, t(`league.${s}`))),
+    );
+    const orderSelect = h(
+      "select",
+      { id: "order", onchange: (e) => { location.hash = `league=${leagueId}&sort=${sort}&order=${e.target.value}`; } },
+      ["desc", "asc"].map((o) => h("option", { value: o, selected: o === order }, t(`league.order_${o}`))),
+    );
+    const urls = api.exportUrls(leagueId);
+    const a = h("select", { id: "h2h-a" }, league.members.map((id, i) => h("option", { value: id, selected: i === 0 }, names[id])));
+    const b = h("select", { id: "h2h-b" }, league.members.map((id, i) => h("option", { value: id, selected: i === 1 }, names[id])));
+    const h2h = h("div", { class: "h2h", "aria-live": "polite" });
+    root.append(
+      h("h3", {}, t("league.standings")),
+      h("div", { class: "field" }, h("label", { for: "sort" }, t("league.sort")), sortSelect),
+      h("div", { class: "field" }, h("label", { for: "order" }, t("league.order")), orderSelect),
+      table(standings.items, leagueId),
+      h("h3", {}, t("league.head_to_head")),
+      h("div", { class: "field" }, h("label", { for: "h2h-a" }, t("league.a")), a),
+      h("div", { class: "field" }, h("label", { for: "h2h-b" }, t("league.b")), b),
+      h("button", {
+        type: "button",
+        class: "secondary",
+        onclick: async () => {
+          try {
+            const result = await api.headToHead(leagueId, a.value, b.value);
+            replace(h2h, h("p", {}, t("league.games_together", { n: result.games })), table(result.items, leagueId));
+          } catch (error) {
+            replace(h2h, problemView(error));
+          }
+        },
+      }, t("league.compare")),
+      h2h,
+      h("h3", {}, t("league.exports")),
+      h("p", {}, h("a", { href: urls.json, class: "link", download: "" }, t("league.export_json")), " · ", h("a", { href: urls.csv, class: "link", download: "" }, t("league.export_csv"))),
+    );
+  } catch (error) {
+    replace(status, problemView(error instanceof ApiError ? error : { network: true }));
+  }
+}
+
+async function playerHistory(root, league, playerId, names) {
+  const history = await api.playerGames(playerId);
+  const games = history.items.filter((g) => g.league_id === league.id);
+  root.append(
+    h("h3", {}, t("league.history_of", { name: names[playerId] || `#${playerId}` })),
+    h("p", {}, h("a", { href: `#league=${league.id}`, class: "link" }, t("league.back"))),
+    games.length
+      ? h(
+          "ul",
+          { class: "history-games" },
+          games.map((g) =>
+            h(
+              "li",
+              {},
+              h("a", { href: `#game=${g.id}`, class: "link" }, t("start.game_n", { id: g.id })),
+              " ",
+              g.players.map((id) => `${names[id] || `#${id}`} ${g.scores[String(id)]}`).join(" · "),
+              g.winner ? ` · ${t("board.winner", { name: names[g.winner] || `#${g.winner}` })}` : "",
+            ),
+          ),
+        )
+      : h("p", {}, t("league.no_games")),
+  );
+}
