@@ -82,6 +82,8 @@ class World:
         self.public_game, self.public_game_key = self.new_solo(None)
         self.league_share, self.league_share_revoked = self.share_keys(f"/leagues/{self.league}", self.league_key)
         self.solo_share, self.solo_share_revoked = self.share_keys(f"/games/{self.solo_game}", self.solo_key)
+        for game, key in ((self.league_game, self.league_key), (self.solo_game, self.solo_key)):
+            self.ok(self.api.post(f"{BASE}/games/{game}/hands/1/disputes", json=DISPUTE, headers=bearer(key)), 201)
 
     @staticmethod
     def ok(response: Any, status: int) -> Any:
@@ -128,7 +130,7 @@ class World:
             (self.solo_game, self.solo_key),
             (self.public_game, self.public_game_key),
         ):
-            for path in (f"/games/{game}", f"/games/{game}/hands"):
+            for path in (f"/games/{game}", f"/games/{game}/hands", f"/games/{game}/disputes"):
                 out.append(self.ok(self.api.get(BASE + path, headers=bearer(key)), 200))
         for league, key in ((self.league, self.league_key), (self.public_league, self.public_league_key)):
             for path in (f"/leagues/{league}", f"/leagues/{league}/share-keys", f"/leagues/{league}/standings"):
@@ -167,6 +169,10 @@ GAME_READS: list[tuple[str, Path]] = [
     ("the game", lambda w, i: f"/games/{i}"),
     ("its hands", lambda w, i: f"/games/{i}/hands"),
     ("one hand", lambda w, i: f"/games/{i}/hands/1"),
+    ("its events", lambda w, i: f"/games/{i}/events?after=0"),
+    ("a hand's revisions", lambda w, i: f"/games/{i}/hands/1/revisions"),
+    ("its disputes", lambda w, i: f"/games/{i}/disputes"),
+    ("a hand's disputes", lambda w, i: f"/games/{i}/hands/1/disputes?status=open"),
 ]
 READS = (
     [(f"league: {n}", "league", p) for n, p in LEAGUE_READS]
@@ -222,7 +228,8 @@ def test_a_private_read_needs_one_of_its_keys_and_is_else_an_unknown_id(
         writer = api.get(BASE + path(world, ident), headers=bearer(_key(world, target, "the write key")))
         assert response.get_data() == writer.get_data()  # a share key reads all the write key reads
         text = response.get_data(as_text=True)
-        assert expected == 422 or str(ident) in text or f"\n{world.league_game}," in text  # the CSV's game
+        its_etag = f'"g{ident}v' in response.headers.get("ETag", "")  # the events name their game by the ETag
+        assert expected == 422 or its_etag or str(ident) in text or f"\n{world.league_game}," in text  # the CSV's
         return
     assert response.status_code == 404, response.get_data(as_text=True)
     assert response.mimetype == PROBLEM_JSON and "WWW-Authenticate" not in response.headers
@@ -423,10 +430,33 @@ WRITES: list[tuple[str, str, Write]] = [
         "solo",
         lambda w, i, k, h: w.api.delete(f"{BASE}/games/{i}/share-keys/{_share_key_id(w, f'/games/{i}', k)}", headers=h),
     ),
+    (
+        "open a dispute",
+        "league",
+        lambda w, i, k, h: w.api.post(f"{BASE}/games/{w.game_of(i)}/hands/1/disputes", headers=h, json=DISPUTE),
+    ),
+    (
+        "open a dispute (solo)",
+        "solo",
+        lambda w, i, k, h: w.api.post(f"{BASE}/games/{i}/hands/1/disputes", headers=h, json=DISPUTE),
+    ),
 ]
+# the recorded counts hand disputed with cards (R24: the knocker spreads his sets, 10 points)
+DISPUTE = {
+    "by": "captain",
+    "claim": "the counts were wrong",
+    "knocker_hand": {"cards": ["4H", "5H", "6H", "4S", "5S", "6S", "4D", "5D", "6D", "KC"]},
+    "defender_hand": {"cards": ["AH", "2H", "3H", "7H", "8H", "9H", "2S", "3S", "7S", "8S"]},
+}
 
 
-WRITES_TO_ITS_GAME = {"change the rules of its game", "record a hand", "correct a hand", "undo a hand"}
+WRITES_TO_ITS_GAME = {
+    "change the rules of its game",
+    "record a hand",
+    "correct a hand",
+    "undo a hand",
+    "open a dispute",
+}
 
 
 def test_a_write_to_a_private_game_answers_as_one_to_an_unknown_game(world: World, api: FlaskClient) -> None:
