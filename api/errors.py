@@ -16,7 +16,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from referee import GameStateError, IllegalKnockError, RefereeError
-from schemas.rulings import ARRANGEMENT
+from schemas.rulings import ARRANGEMENT, Steps, step_dicts
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://ginref.org/problems/"
@@ -70,6 +70,13 @@ class ProblemSchema(Schema):
     limit = fields.Integer(metadata={"description": "R14: the knock limit"})
     count = fields.Integer(metadata={"description": "R21: how many cards were given"})
     meld = fields.Raw(metadata={"description": "The meld concerned"})
+    explanation = Steps(
+        metadata={
+            "description": "R14, R15, R18, R23: why, step by step, as a ruling's explanation "
+            "(an illegal knock: the arrangement judged and the limit; an illegal layoff: "
+            "the layoffs before it, then why it does not fit)"
+        }
+    )
 
 
 class Problem(Exception):  # noqa: N818 (RFC 9457's name for what it carries)
@@ -204,6 +211,8 @@ def handle_referee_error(error: RefereeError) -> Response:
     if isinstance(error, IllegalKnockError):
         legal = error.evidence.get("legal_arrangement")
         members["legal_arrangement"] = None if legal is None else ARRANGEMENT.dump(legal)
+    if error.evidence.get("explanation") is not None:
+        members["explanation"] = step_dicts(error.evidence["explanation"])
     type_ = RULES_BASE + rule if rule else INVALID_CONTENT
     title = f"Rule {rule}" if rule else "Invalid content"
     response = problem_response(422, f"{field}: {error.message}", title=title, type=type_, **members)

@@ -15,6 +15,7 @@ from referee.errors import (
     RolesError,
     RuleOptionError,
 )
+from referee.explain import Spread, explain_counts, explain_draw, explain_hand, explain_spreads
 from referee.game import GameState, HandRecord, can_record, replay, verify_can_record
 from referee.judge import KnockVerdict, Ruling, judge_hand, judge_knock
 from referee.layoff import DefenderPlay, Layoff, best_play, can_lay_off, verify_layoffs
@@ -22,13 +23,17 @@ from referee.melds import Arrangement, Meld, all_melds, is_meld, verify_meld
 from referee.roles import Role, Roles, can_seat, next_roles, roles_from_cut, verify_seating
 from referee.rules import Rules, can_set_option, verify_option
 from referee.scoring import DRAW, Outcome, Score, Side, can_count, score, score_counts, verify_counts
+from referee.steps import PARAMS, STEPS, Code, Step
 
 __all__ = [
     "DECK",
     "DRAW",
+    "PARAMS",
+    "STEPS",
     "Arrangement",
     "Card",
     "CardSyntaxError",
+    "Code",
     "CountError",
     "CutError",
     "DefenderPlay",
@@ -52,6 +57,8 @@ __all__ = [
     "Ruling",
     "Score",
     "Side",
+    "Spread",
+    "Step",
     "all_melds",
     "arrangements",
     "best_arrangement",
@@ -61,6 +68,10 @@ __all__ = [
     "can_lay_off",
     "can_record",
     "can_seat",
+    "explain_counts",
+    "explain_draw",
+    "explain_hand",
+    "explain_spreads",
     "can_set_option",
     "is_meld",
     "judge_hand",

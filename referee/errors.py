@@ -77,6 +77,7 @@ class IllegalKnockError(RefereeError):
     deadwood: int | None = None  # the deadwood judged
     limit: int | None = None  # the knock limit
     legal_arrangement: Any = None  # a legal arrangement of the same cards, if any
+    explanation: tuple[Any, ...] | None = None  # the steps of why (referee.steps.Step)
 
 
 class LayoffError(RefereeError):
@@ -85,6 +86,7 @@ class LayoffError(RefereeError):
     rule = "R23"
     card: str | None = None
     meld: int | None = None  # the knocker's meld it was laid on
+    explanation: tuple[Any, ...] | None = None  # the layoffs before it, then why it fails (referee.steps.Step)
 
 
 class RuleOptionError(RefereeError):

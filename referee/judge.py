@@ -29,11 +29,13 @@ from referee.layoff import (
 from referee.melds import Arrangement, Meld, verify_meld
 from referee.rules import Rules
 from referee.scoring import Outcome, Score, Side, score
+from referee.steps import Code, Step, better_arrangement, card_names, illegal_knock_steps, meld_names, spread
 
 
 @dataclass(frozen=True, slots=True)
 class KnockVerdict:
-    """Whether a knock stands (R14), with the arrangement it is judged on."""
+    """Whether a knock stands (R14), with the arrangement it is judged on,
+    and its ``explanation``: the steps of why, in order."""
 
     valid: bool
     arrangement: Arrangement
@@ -42,6 +44,7 @@ class KnockVerdict:
     rule: str | None = None
     legal_arrangement: Arrangement | None = None
     better: Arrangement | None = None
+    explanation: tuple[Step, ...] = ()
 
     @property
     def deadwood_count(self) -> int:
@@ -162,13 +165,30 @@ def judge_knock(
     else:
         arrangement = _arrangement_of(hand, verify_melds(melds, hand, "melds"))
     better = best if arrangement.deadwood_count > best.deadwood_count else None
+    steps: tuple[Step, ...] = () if discard is None else (Step.of(Code.DISCARD, card=str(discard)),)
     if arrangement.deadwood_count > rules.knock_limit:
         reason = (
             f"{'the declared melds leave' if melds is not None else 'the least'} deadwood "
             f"{arrangement.deadwood_count}, over the knock limit of {rules.knock_limit}"
         )
-        return KnockVerdict(False, arrangement, discard, reason, "R14", legal, better)
-    return KnockVerdict(True, arrangement, discard, better=better)
+        steps += illegal_knock_steps(arrangement, melds is not None, best.deadwood_count, legal, rules.knock_limit)
+        return KnockVerdict(False, arrangement, discard, reason, "R14", legal, better, steps)
+    steps += (
+        spread(
+            Code.KNOCKER_SPREAD,
+            meld_names(arrangement.melds),
+            card_names(arrangement.deadwood),
+            arrangement.deadwood_count,
+        ),
+        Step.of(Code.KNOCK_VALID, deadwood_count=arrangement.deadwood_count, limit=rules.knock_limit),
+    )
+    if better is not None:
+        steps += (
+            better_arrangement(
+                meld_names(better.melds), card_names(better.deadwood), better.deadwood_count, arrangement.deadwood_count
+            ),
+        )
+    return KnockVerdict(True, arrangement, discard, better=better, explanation=steps)
 
 
 def _defender_play(
@@ -215,17 +235,20 @@ def judge_hand(
         raise LayoffError(
             "layoffs name the knocker's melds by number, so they can be declared only with the knocker's melds",
             field="defender_hand.layoffs",
+            explanation=(Step.of(Code.LAYOFFS_WITHOUT_MELDS),),
         )
 
     least = least_deadwood(knocker_cards)
     if k_melds is None:
         if least > rules.knock_limit:
+            best_spread = arrangements(knocker_cards, splits=False)[0]
             raise IllegalKnockError(
                 f"the least deadwood is {least}, over the knock limit of {rules.knock_limit}",
                 field="knocker_hand.cards",
                 deadwood=least,
                 limit=rules.knock_limit,
                 legal_arrangement=None,
+                explanation=illegal_knock_steps(best_spread, False, least, None, rules.knock_limit),
             )
         candidates = arrangements(knocker_cards, splits=False)
     else:
@@ -239,6 +262,7 @@ def judge_hand(
                 deadwood=declared.deadwood_count,
                 limit=rules.knock_limit,
                 legal_arrangement=legal,
+                explanation=illegal_knock_steps(declared, True, least, legal, rules.knock_limit),
             )
         candidates = [declared]
 

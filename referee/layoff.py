@@ -28,6 +28,7 @@ from referee.cards import DECK, Card
 from referee.deadwood import RUNS, VALUE, arrangements, block_masks, suit_masks
 from referee.errors import LayoffError
 from referee.melds import Arrangement, Meld, MeldKind, make_arrangement
+from referee.steps import Code, Step, card_names, layoff_steps, meld_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,48 +68,72 @@ def fits(card: Card, meld_cards: Sequence[Card]) -> bool:
     return card.rank == low - 1 or card.rank == high + 1  # ranks stop at A and K
 
 
+def _why(before: Sequence[Layoff], knocker_melds: Sequence[Meld], step: Step) -> tuple[Step, ...]:
+    """An illegal layoff's explanation: the layoffs before it (they fit), then ``step``."""
+    return (*layoff_steps([(str(lo.card), lo.meld) for lo in before], meld_names(knocker_melds)), step)
+
+
 def verify_layoffs(
     layoffs: Sequence[Layoff], knocker_melds: Sequence[Meld], available: Sequence[Card], *, gin: bool = False
 ) -> None:
     """Check declared layoffs in order (R15, R23; none after gin, R18).
-    ``available`` is the defender's cards outside his declared melds."""
+    ``available`` is the defender's cards outside his declared melds. The
+    error's ``explanation`` is the layoffs that fit, then why this one fails."""
     if gin and layoffs:
         raise LayoffError(
             "the knocker went gin: the defender may not lay off",
             rule="R18",
             field="layoffs[0]",
             card=str(layoffs[0].card),
+            explanation=(Step.of(Code.LAYOFF_AFTER_GIN, card=str(layoffs[0].card)),),
         )
     extended = [list(m.cards) for m in knocker_melds]
     used: set[Card] = set()
     free = set(available)
+
     for i, layoff in enumerate(layoffs):
         field = f"layoffs[{i}]"
+        card = str(layoff.card)
         if not 0 <= layoff.meld < len(extended):
             raise LayoffError(
                 f"there is no knocker meld {layoff.meld}",
                 field=f"{field}.meld",
                 meld=layoff.meld,
-                card=str(layoff.card),
+                card=card,
+                explanation=_why(
+                    layoffs[:i],
+                    knocker_melds,
+                    Step.of(Code.LAYOFF_NO_MELD, card=card, meld=layoff.meld, meld_count=len(extended)),
+                ),
             )
         if layoff.card in used:
             raise LayoffError(
-                f"{layoff.card} is laid off twice", rule="R6", field=f"{field}.card", card=str(layoff.card)
+                f"{layoff.card} is laid off twice",
+                rule="R6",
+                field=f"{field}.card",
+                card=card,
+                explanation=_why(layoffs[:i], knocker_melds, Step.of(Code.LAYOFF_TWICE, card=card)),
             )
         if layoff.card not in free:
             raise LayoffError(
                 f"{layoff.card} is not a free card of the defender's hand (not held, or in his declared melds)",
                 field=f"{field}.card",
-                card=str(layoff.card),
+                card=card,
+                explanation=_why(layoffs[:i], knocker_melds, Step.of(Code.LAYOFF_NOT_FREE, card=card)),
             )
         target = extended[layoff.meld]
         if not fits(layoff.card, target):
-            meld_text = " ".join(str(c) for c in sorted(target))
+            onto = card_names(sorted(target))
             raise LayoffError(
-                f"{layoff.card} does not fit knocker meld {layoff.meld} ({meld_text})",
+                f"{layoff.card} does not fit knocker meld {layoff.meld} ({' '.join(onto)})",
                 field=field,
-                card=str(layoff.card),
+                card=card,
                 meld=layoff.meld,
+                explanation=_why(
+                    layoffs[:i],
+                    knocker_melds,
+                    Step.of(Code.LAYOFF_DOES_NOT_FIT, card=card, meld=layoff.meld, onto=onto),
+                ),
             )
         target.append(layoff.card)
         used.add(layoff.card)

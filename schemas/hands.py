@@ -197,7 +197,7 @@ class HandSchema(Schema):
             "follows by R11 (the hand stands as played, R26)"
         },
     )
-    ruling = Dumped(RulingSchema, required=True)
+    ruling = Dumped(RulingSchema, required=True, rules=lambda hand: hand.game.rule_options)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
     scores = fields.Dict(

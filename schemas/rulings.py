@@ -1,15 +1,38 @@
 """Rulings as JSON, described once: these schemas dump the referee's own
 value types (cards, melds, arrangements, plays, rulings, verdicts), and a
-hand's stored ruling is that dump."""
+hand's stored ruling is that dump.
+
+Every ruling served carries its ``explanation`` (the referee's steps,
+:mod:`referee.steps`). It is not stored: it is rebuilt from the stored ruling
+and the game's rules each time the ruling is served (:func:`explained`), so
+every hand ever recorded is explained, by the same words, without a
+migration; and an export keeps the stored ruling exactly, as its import
+compares it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from marshmallow import Schema, fields, post_dump
 
-from referee import Card, KnockVerdict, Outcome, Ruling, Score, Side
+from referee import (
+    PARAMS,
+    STEPS,
+    Card,
+    Code,
+    KnockVerdict,
+    Outcome,
+    Rules,
+    Ruling,
+    Score,
+    Side,
+    Spread,
+    Step,
+    explain_counts,
+    explain_draw,
+    explain_spreads,
+)
 
 
 class CardText(fields.String):
@@ -39,10 +62,18 @@ class EnumValue(fields.Enum):
 
 class Dumped(fields.Nested):
     """A nested ruling: dumped from the referee's value types once, when the
-    hand is judged, and stored as that dump; a stored dump is served as it is."""
+    hand is judged, and stored as that dump; a stored dump is served as it is,
+    with its explanation rebuilt by the rules ``rules(obj)`` gives (the
+    object dumped: a hand, whose game has the rules)."""
+
+    def __init__(self, nested: Any, *, rules: Callable[[Any], Rules], **kwargs: Any) -> None:
+        super().__init__(nested, **kwargs)
+        self.rules = rules
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        return nested_obj if isinstance(nested_obj, dict) else super()._serialize(nested_obj, attr, obj, **kwargs)
+        if isinstance(nested_obj, dict):
+            return explained(nested_obj, self.rules(obj))
+        return super()._serialize(nested_obj, attr, obj, **kwargs)
 
 
 def _omit_none(data: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -112,6 +143,90 @@ class DefenderRulingSchema(Schema):
         return _omit_none(data, "better")
 
 
+# --- explanations: the referee's steps ---
+
+
+def _param(name: str) -> fields.Field:
+    kind, what = PARAMS[name]
+    meta = {"description": what}
+    if kind == "count":
+        return fields.Integer(metadata=meta)
+    if kind == "card":
+        return CardText(metadata={**meta, "example": "8H"})
+    if kind == "cards":
+        return _cards(metadata=meta)
+    if kind == "melds":
+        return _melds(metadata=meta)
+    return fields.List(fields.Nested(LayoffSchema), metadata=meta)
+
+
+class StepParamsSchema(Schema):
+    """What fills a step's text: each code has its own params (see the step's
+    ``code``); a param has one meaning in every code."""
+
+    card = _param("card")
+    meld = _param("meld")
+    meld_count = _param("meld_count")
+    onto = _param("onto")
+    melds = _param("melds")
+    deadwood = _param("deadwood")
+    deadwood_count = _param("deadwood_count")
+    layoffs = _param("layoffs")
+    declared_count = _param("declared_count")
+    limit = _param("limit")
+    knocker_count = _param("knocker_count")
+    defender_count = _param("defender_count")
+    difference = _param("difference")
+    undercut_bonus = _param("undercut_bonus")
+    gin_bonus = _param("gin_bonus")
+    points = _param("points")
+
+
+def _codes_description() -> str:
+    lines = ["The step, by a stable code; its params and English template (filled with the params, then the rule):"]
+    for code, (rule, names, template) in STEPS.items():
+        lines.append(f'- `{code}` ({rule}): {", ".join(names) or "no params"}. "{template}"')
+    return "\n".join(lines)
+
+
+class StepSchema(Schema):
+    rule = fields.String(required=True, metadata={"description": "The rule applied (RULES.md)", "example": "R14"})
+    code = EnumValue(Code, by_value=True, required=True, metadata={"description": _codes_description()})
+    params = fields.Nested(StepParamsSchema, required=True)
+    text = fields.String(
+        required=True,
+        metadata={
+            "description": "In English, built from the code's template and the params",
+            "example": "Knock stands: 7 deadwood, within the limit of 10 (R14)",
+        },
+    )
+
+
+def step_dict(step: Step) -> dict[str, Any]:
+    """A step as JSON (what :class:`StepSchema` describes); the params' tuples are JSON arrays."""
+    return {"rule": step.rule, "code": step.code.value, "params": step.params, "text": step.text}
+
+
+def step_dicts(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    return [step_dict(s) for s in steps]
+
+
+class Steps(fields.List):
+    """An explanation: the referee's steps, or steps already dumped."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(fields.Nested(StepSchema), **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[Any] | None:
+        if value is None:
+            return None
+        return [step_dict(s) if isinstance(s, Step) else s for s in value]
+
+
+def _explanation(**kw: Any) -> Steps:
+    return Steps(metadata={"description": "How the referee came to it: the steps in order, each citing its rule"}, **kw)
+
+
 class RulingSchema(Schema):
     outcome = EnumValue(Outcome, by_value=True, required=True, metadata={"type": "string"})
     scorer = EnumValue(
@@ -124,6 +239,7 @@ class RulingSchema(Schema):
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerRulingSchema, required=True, allow_none=True)
     defender = fields.Nested(DefenderRulingSchema, required=True, allow_none=True)
+    explanation = _explanation(required=True)
 
 
 class KnockVerdictSchema(Schema):
@@ -136,6 +252,7 @@ class KnockVerdictSchema(Schema):
     rule = fields.String()
     legal_arrangement = fields.Nested(ArrangementSchema, allow_none=True)
     better = fields.Nested(ArrangementSchema)
+    explanation = _explanation(required=True)
 
     @post_dump(pass_original=True)
     def _optional(self, data: dict[str, Any], verdict: KnockVerdict, **kwargs: Any) -> dict[str, Any]:
@@ -145,7 +262,7 @@ class KnockVerdictSchema(Schema):
         return _omit_none(data, "better")
 
 
-RULING = RulingSchema()
+RULING = RulingSchema(exclude=("explanation",))  # as stored: the explanation is rebuilt when served
 ARRANGEMENT = ArrangementSchema()
 VERDICT = KnockVerdictSchema()
 
@@ -178,3 +295,44 @@ def draw_ruling_dict() -> dict[str, Any]:
 
 
 DRAW_RULING = {"outcome": Outcome.DRAW, "scorer": None, "points": 0, "knocker": None, "defender": None}
+
+
+# --- a stored ruling explained ---
+
+_OUTCOME = {o.value: o for o in Outcome}
+
+
+def _spread(side: Mapping[str, Any]) -> Spread:
+    layoffs = side.get("layoffs")
+    return Spread(
+        side["melds"],
+        side["deadwood"],
+        side["deadwood_count"],
+        [(lo["card"], lo["meld"]) for lo in layoffs] if layoffs else (),
+    )
+
+
+def ruling_steps(stored: Mapping[str, Any], rules: Rules) -> tuple[Step, ...]:
+    """The explanation of a stored ruling (a draw, counts or cards) by ``rules``,
+    read from its notation (no card is parsed: a stored ruling is the referee's)."""
+    outcome = _OUTCOME[stored["outcome"]]
+    if outcome is Outcome.DRAW:
+        return explain_draw()
+    knocker, defender = stored["knocker"], stored["defender"]
+    if knocker["melds"] is None:  # R25: counts alone
+        return explain_counts(outcome, stored["points"], knocker["deadwood_count"], defender["deadwood_count"], rules)
+    knocker_better, defender_better = knocker.get("better"), defender.get("better")
+    return explain_spreads(
+        outcome,
+        stored["points"],
+        _spread(knocker),
+        _spread(defender),
+        rules,
+        knocker_better=None if knocker_better is None else _spread(knocker_better),
+        defender_better=None if defender_better is None else _spread(defender_better),
+    )
+
+
+def explained(stored: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+    """A stored ruling as served: the same members, and its explanation."""
+    return {**stored, "explanation": step_dicts(ruling_steps(stored, rules))}

@@ -153,7 +153,20 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
         assert game["hands_played"] == 2 and game["version"] == 3
         assert game["played_at"].startswith("2026-01-05T20:00:00")
         hands = client.get("/api/v1/games/1/hands").get_json()["items"]
-        assert [h["ruling"] for h in hands][0] == CARD_RULING
+        served = hands[0]["ruling"]
+        assert {k: v for k, v in served.items() if k != "explanation"} == CARD_RULING
+        # Rows stored before rulings were explained are explained when served, by the game's rules.
+        assert [step["code"] for step in served["explanation"]] == [
+            "knocker_spread",
+            "knock_valid",
+            "defender_spread",
+            "knock",
+        ]
+        assert [step["text"] for step in hands[1]["ruling"]["explanation"]] == [
+            "Entered by counts: the knocker's deadwood is 8, the defender's 4 after layoffs (R25)",
+            "Knock stands: 8 deadwood, within the limit of 10 (R14)",
+            "Undercut: the knocker's 8 is not lower than the defender's 4, so the defender scores 10 + 4 = 14 (R17)",
+        ]
         with db.engine.connect() as conn:
             rows = conn.execute(
                 text(

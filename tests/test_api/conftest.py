@@ -95,6 +95,11 @@ def by_counts(knocker: str, knocker_count: int, defender_count: int) -> dict[str
 DRAW: dict[str, Any] = {"outcome": "draw"}  # R12
 
 
+def without_explanation(served: dict[str, Any]) -> dict[str, Any]:
+    """A ruling or verdict as served, less its explanation (test_explanations.py checks those)."""
+    return {k: v for k, v in served.items() if k != "explanation"}
+
+
 def by_cards(knocker: str, knocker_cards: str, defender_cards: str, **parts: Any) -> dict[str, Any]:
     """A hand by cards; `parts` are extra members of the hands, e.g.
     `knocker_melds=[...]`, `discard="KC"`, `defender_melds=[...]`, `layoffs=[...]`."""

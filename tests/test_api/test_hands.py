@@ -18,6 +18,7 @@ from tests.test_api.conftest import (
     melds,
     problem,
     seats,
+    without_explanation,
 )
 
 HANDS = "/api/v1/games/{}/hands"
@@ -34,7 +35,7 @@ def test_r21_a_knock_by_cards_is_recorded_with_its_seating_input_and_ruling(api,
     assert hand["number"] == 1
     assert (hand["mode"], hand["knocker"]) == ("cards", "box")
     assert hand["seating"] == seats(table.ann, table.bob, table.cy)
-    assert hand["ruling"] == KNOCK_6_RULING
+    assert without_explanation(hand["ruling"]) == KNOCK_6_RULING
     assert hand["input"] == {
         "knocker": "box",
         "knocker_hand": {"cards": cards(KNOCK_6[0]), "melds": None, "discard": None},
@@ -53,7 +54,7 @@ def test_r3_cards_in_any_spelling_come_back_canonical(api, game):
         game["id"],
         {"knocker": "box", "knocker_hand": {"cards": knocker, "discard": "tc"}, "defender_hand": {"cards": defender}},
     )
-    assert hand["ruling"] == KNOCK_10_RULING
+    assert without_explanation(hand["ruling"]) == KNOCK_10_RULING
     assert hand["input"]["knocker_hand"]["cards"] == cards(KNOCK_10[0])
     assert hand["input"]["defender_hand"]["cards"] == cards(KNOCK_10[1])
     assert hand["input"]["knocker_hand"]["discard"] == "10C"
@@ -63,7 +64,7 @@ def test_r3_cards_in_any_spelling_come_back_canonical(api, game):
 def test_r21_the_discard_is_kept_with_the_hand_and_does_not_change_the_ruling(api, game):
     hand = api.record(game["id"], by_cards("box", *KNOCK_10, discard="QD"))
     assert hand["discard"] == "QD"
-    assert hand["ruling"] == KNOCK_10_RULING
+    assert without_explanation(hand["ruling"]) == KNOCK_10_RULING
     assert api.hand(game["id"], 1)["discard"] == "QD"
 
 
@@ -227,7 +228,7 @@ def test_r25_counts_are_recorded_with_null_melds(api, table, game):
     hand = api.record(game["id"], by_counts("captain", 4, 20))
     assert (hand["mode"], hand["knocker"], hand["discard"]) == ("counts", "captain", None)
     assert hand["input"] == by_counts("captain", 4, 20)
-    assert hand["ruling"] == {
+    assert without_explanation(hand["ruling"]) == {
         "outcome": "knock",
         "scorer": "knocker",
         "points": 16,
