@@ -9,9 +9,10 @@ from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db, now
+from models.game import Game
 from referee import Outcome, Role, Score, Side
 
 #: A dispute's state (schemas.fields.DISPUTE_STATUSES lists the same for the API).
@@ -51,6 +52,8 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
     opened_key_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     resolved_key_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    game: Mapped[Game] = relationship(viewonly=True)  # its rules explain the ruling
 
     @property
     def differs(self) -> bool:

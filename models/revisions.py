@@ -15,10 +15,10 @@ from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, func, insert, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db, now
-from models.game import Hand, HandRow
+from models.game import Game, Hand, HandRow
 from referee import Roles
 
 #: What a revision did (schemas.fields.REVISION_ACTIONS lists the same for the API).
@@ -50,6 +50,8 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
     key_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     reason: Mapped[str | None] = mapped_column(String(MAX_REASON), nullable=True)
     dispute_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    game: Mapped[Game] = relationship(viewonly=True)  # its rules explain the ruling
 
     @property
     def seating(self) -> Roles:

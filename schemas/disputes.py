@@ -71,7 +71,12 @@ class DisputeSchema(Schema):
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
     knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
     input = fields.Dict(required=True, metadata={"description": "The cards ruled on, canonical (R3)"})
-    ruling = Dumped(RulingSchema, required=True, metadata={"description": "The referee's ruling on those cards"})
+    ruling = Dumped(
+        RulingSchema,
+        required=True,
+        rules=lambda dispute: dispute.game.rule_options,
+        metadata={"description": "The referee's ruling on those cards, explained"},
+    )
     recorded = fields.Nested(ResultSchema, required=True, metadata={"description": "The ruling recorded, when opened"})
     differs = fields.Boolean(required=True)
     differences = fields.List(fields.Nested(DifferenceSchema), required=True)

@@ -232,7 +232,7 @@ class RevisionSchema(Schema):
     knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
     seating = fields.Nested(SeatingSchema, required=True)
     input = fields.Dict(required=True, metadata={"description": "The hand as entered, canonical cards"})
-    ruling = Dumped(RulingSchema, required=True)
+    ruling = Dumped(RulingSchema, required=True, rules=lambda revision: revision.game.rule_options)
     scores = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),

@@ -54,6 +54,15 @@ def test_a_counts_hand_disputed_with_cards_shows_whether_the_counts_were_right(
     assert r.headers["Location"] == f"{url}/hands/1/disputes/{dispute['id']}"
     assert (dispute["hand"], dispute["by"], dispute["status"], dispute["mode"]) == (1, "captain", "open", "cards")
     assert {k: dispute["ruling"][k] for k in KNOCK_10_RULING} == KNOCK_10_RULING  # R24: the sets are spread
+    steps = dispute["ruling"]["explanation"]  # the dispute's ruling explains itself like any other
+    assert [s for s in steps if s["code"] == "knock"] == [
+        {
+            "rule": "R16",
+            "code": "knock",
+            "params": {"knocker_count": 10, "defender_count": 20, "points": 10},
+            "text": next(s["text"] for s in steps if s["code"] == "knock"),
+        }
+    ]
     assert dispute["recorded"] == {"outcome": "knock", "scorer": "knocker", "points": 16}
     assert dispute["differs"] is True
     assert dispute["differences"] == [{"field": "points", "recorded": 16, "disputed": 10}]

@@ -73,6 +73,12 @@ def test_a_hand_recorded_corrected_twice_and_undone_keeps_four_versions(
     assert after_undo == {box: 0, captain: 0, sitter: 0}
     assert [v["game_scores"] for v in revisions] == [after_record, after_first, after_second, after_undo]
     assert [v["ruling"]["points"] for v in revisions] == [16, 26, 12, 12]  # the undone version as it stood
+    assert [[s["code"] for s in v["ruling"]["explanation"]][-1] for v in revisions] == [
+        "knock",
+        "knock",
+        "undercut",
+        "undercut",
+    ]
     assert [v["input"]["knocker_deadwood_count"] for v in revisions] == [4, 4, 6, 6]
     assert all(v["seating"] == {"box": players[0], "captain": players[1], "sitter": players[2]} for v in revisions)
     assert [v["made_at"] for v in revisions] == sorted(v["made_at"] for v in revisions)
