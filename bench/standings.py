@@ -4,6 +4,7 @@ Run from the repository root::
 
     python bench/standings.py                                  # 1k, 10k, 100k hands, both backends
     python bench/standings.py --sizes 1000 10000 --backends sqlite --repeat 15
+    python bench/standings.py --sizes 100000 --baseline ../main  # and main's read after a correction
 
 For each backend and size: a fresh database (SQLite: a temporary file;
 PostgreSQL: ``--pg-url``, in a fresh schema ``ginref_bench`` that is dropped
@@ -11,9 +12,10 @@ at the end), ``create_app`` on it and ``db.create_all()``; 12 players and a
 league with all 12 as members; then games of three random members, each
 started as ``POST /games`` starts one and with ``played_at`` increasing, and
 hands recorded by cards as ``POST /games/{id}/hands`` records them
-(``api.judging.judge_cards``, then ``models.game.record_hand``), until the league has the
-wanted number of hands (the last game may be left unfinished). The league is
-built directly through the models, one commit per ``--batch`` games.
+(``api.judging.judge_cards``, then ``services.record_next_hand``, which keeps
+the league's books in step), until the league has the wanted number of hands
+(the last game may be left unfinished). The league is built directly through
+the services the views call, one commit per ``--batch`` games.
 
 Judging is not what is measured, so a pool of ``--pool`` knock deals
 (``bench/generators.knock_deals``) is judged at the start of each run (not
@@ -23,8 +25,7 @@ is drawn per hand; every hand row gets the deal's real input and ruling. Games a
 hands a game; the mean is reported).
 
 Then, through the Flask test client, ``GET /api/v1/leagues/{id}/standings``
-(no date range): one cold call (the first after the build: it recomputes the
-league's openskill ratings from every hand), then ``--repeat`` warm calls,
+(no date range): one cold call (the first after the build), then ``--repeat`` warm calls,
 each timed on its own (``time.perf_counter``; each request in its own app
 context and session, as in production; garbage collector on, with the judged
 pool dropped and one full collection before the cold call, so the heap is the
@@ -36,6 +37,17 @@ clock), rows returned, and the growth of the warm median from one size to the
 next. PostgreSQL gets ``VACUUM ANALYZE`` after the build (what autovacuum
 would do shortly after such a load; done explicitly so runs do not depend on
 its timing); SQLite gets nothing.
+
+Then the read after a correction: hand 1 of the league's first game (in
+played_at order) is corrected as ``PUT /games/{id}/hands/1`` does
+(``services.correct_hand``), to a draw and back again, ``--corrections``
+times; after each, the standings are read and timed (wall and CPU of the
+process). A correction of the first hand changes every later rating, so the
+read re-rates the whole history. Each round runs in a fresh process (one
+warm read first); with ``--baseline DIR`` a process importing the ginref at
+``DIR`` (another checkout, same schema) takes its turn before each of this
+checkout's, on the same database, so both see the same moments of the
+machine.
 """
 
 from __future__ import annotations
@@ -49,32 +61,47 @@ import platform
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(BENCH_DIR)
-sys.path[:0] = [REPO_ROOT, BENCH_DIR]
+#: the ginref whose standings are timed: this checkout, or another (--baseline) in a child process
+CODE_ROOT = os.environ.get("GINREF_BENCH_CODE", REPO_ROOT)
+sys.path[:0] = [CODE_ROOT, BENCH_DIR]
 
 import generators as gen  # noqa: E402  (bench/generators.py)
 from sqlalchemy import create_engine, func, select, text  # noqa: E402
 
-from api.judging import Judged, judge_cards  # noqa: E402
+import services  # noqa: E402
+from api.judging import Judged, judge_cards, judge_input  # noqa: E402
 from app import create_app  # noqa: E402
 from models import Game, GamePlayer, Hand, League, LeagueMember, Player, db, write_transaction  # noqa: E402
 from models.books import refresh_totals  # noqa: E402
-from models.game import GameRow, record_hand  # noqa: E402
-from referee import Role, Roles, Rules, parse_cards, replay  # noqa: E402
+from models.game import GameRow  # noqa: E402
+from referee import Outcome, Role, Roles, Rules, Score, Side, parse_cards  # noqa: E402
 
 DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PG_SCHEMA = "ginref_bench"
 N_PLAYERS = 12
 #: POST /games/{id}/hands records a hand with ``Game.append`` where the models have it
 START = datetime(2015, 1, 5, 19, 0, tzinfo=UTC)
+
+
+@dataclass
+class Correction:
+    """The standings read after each correction of an early hand, by one code."""
+
+    code: str  # "current", or "baseline" (--baseline)
+    read_ms: list[float]
+    read_cpu_ms: list[float]
+    write_ms: list[float]
+    write_cpu_ms: list[float]
 
 
 @dataclass
@@ -94,6 +121,7 @@ class Result:
     warm_cpu_median_ms: float
     rows: int
     repeat: int
+    corrections: list[Correction]
 
 
 # --- the pool of judged deals ---------------------------------------------------------
@@ -133,7 +161,6 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
         db.session.commit()
         league_id = league.id
     member_ids = [p.id for p in players]
-    rules_dict = rules.as_dict()
     n_pool = len(pool[Role.BOX])
     hands = games = 0
     played_at = START
@@ -145,26 +172,17 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 # A game, as POST /games starts one (roles given).
                 seated = rng.sample(member_ids, 3)
                 roles = Roles(box=seated[0], captain=seated[1], sitter=seated[2])
-                game = Game(
-                    players=seated,
-                    rules=rules_dict,
-                    league_id=league_id,
-                    played_at=played_at,
-                    first_box=roles.box,
-                    first_captain=roles.captain,
-                    first_sitter=roles.sitter,
-                    version=0,
+                game, _key = services.start_game(
+                    seated, roles, rules, league_id=league_id, played_at=played_at, cut=None
                 )
-                db.session.add(game)
-                game.apply(replay(rules, roles, []), history=False)
-                db.session.flush()
                 games += 1
                 played_at += timedelta(minutes=rng.choice((20, 40, 60, 90, 1440, 2880)))
-                # Its hands, as POST /games/{id}/hands records each one (models.game.record_hand).
-                row = GameRow.of({c: getattr(game, c) for c in GameRow.__dataclass_fields__})
+                # Its hands, as POST /games/{id}/hands records each one (services.record_next_hand).
+                row = GameRow.read(game.id, lock=True)
+                assert row is not None
                 while row.status != "finished" and hands < n_hands:
                     judged = pool[rng.choice((Role.BOX, Role.CAPTAIN))][hands % n_pool]
-                    row, _ = record_hand(row, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+                    row = services.record_next_hand(row, judged).game
                     hands += 1
             db.session.commit()
     return league_id, games
@@ -292,8 +310,9 @@ def run_one(backend: str, n_hands: int, args: argparse.Namespace, rules: Rules) 
 
         cold_ms, _cpu, body = call()
         items = body["items"]
-        # Every hand is played by three players, every game by three.
-        assert sum(r["hands_played"] for r in items) == 3 * n_hands, "standings miss hands"
+        # Every hand is played by two players and sat out by one (R8), every game is played by three.
+        assert sum(r["hands_played"] for r in items) == 2 * n_hands, "standings miss hands"
+        assert sum(r["hands_sat_out"] for r in items) == n_hands, "standings miss hands sat out"
         assert sum(r["games_played"] for r in items) == 3 * games, "standings miss games"
         assert sum(r["rating"]["hands_rated"] for r in items) == 3 * n_hands, "ratings miss hands"
         calls = [call()[:2] for _ in range(args.repeat)]
@@ -301,6 +320,14 @@ def run_one(backend: str, n_hands: int, args: argparse.Namespace, rules: Rules) 
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+        # Corrections, each code in its own process on this league, alternating round by round.
+        codes = [("baseline", args.baseline)] if args.baseline else []
+        codes.append(("current", REPO_ROOT))
+        runs = [
+            corrections_in_child(code, root, database.config, league_id, args.corrections, n_hands)
+            for _ in range(args.rounds if args.corrections else 0)
+            for code, root in codes
+        ]
         return Result(
             backend=backend,
             hands=n_hands,
@@ -317,9 +344,95 @@ def run_one(backend: str, n_hands: int, args: argparse.Namespace, rules: Rules) 
             warm_cpu_median_ms=statistics.median(cpu for _ms, cpu in calls),
             rows=len(items),
             repeat=args.repeat,
+            corrections=merge(runs),
         )
     finally:
         database.close()
+
+
+# --- after a correction ---------------------------------------------------------------
+
+
+def early_hand(league_id: int) -> tuple[int, Judged]:
+    """The league's first game (in played_at order) and its hand 1 as recorded."""
+    game_id = db.session.scalar(
+        select(Game.id).where(Game.league_id == league_id).order_by(Game.played_at, Game.id).limit(1)
+    )
+    assert game_id is not None
+    hand = db.session.scalars(select(Hand).where(Hand.game_id == game_id, Hand.number == 1)).one()
+    assert hand.knocker is not None and hand.scorer is not None, "hand 1 of the first game is a draw already"
+    score = Score(Outcome(hand.outcome), Side(hand.scorer), hand.points)
+    return game_id, Judged(hand.mode, Role(hand.knocker), score, hand.ruling, hand.input)
+
+
+def time_corrections(config: dict[str, Any], league_id: int, corrections: int, rated: int) -> dict[str, Any]:
+    """Correct hand 1 of the league's first game ``corrections`` times (a draw,
+    then back to what it was, and so on: an even number leaves the league as
+    it was), as ``PUT /games/{id}/hands/1`` does (``services.correct_hand``),
+    and time the standings read that follows each, with the code this
+    process imported (``GINREF_BENCH_CODE``)."""
+    app = create_app({"TESTING": True, **config})
+    client = app.test_client()
+    url = f"/api/v1/leagues/{league_id}/standings"
+    assert client.get(url).status_code == 200  # warm: statements compiled, ratings current
+    with app.app_context():
+        game_id, original = early_hand(league_id)
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        draw = judge_input({"outcome": "draw"}, game.rule_options)  # R12
+        db.session.remove()
+    times: dict[str, list[float]] = {"read_ms": [], "read_cpu_ms": [], "write_ms": [], "write_cpu_ms": []}
+    for i in range(corrections):
+        judged = draw if i % 2 == 0 else original
+        with app.app_context():
+            cpu, t = time.process_time(), time.perf_counter()
+            with write_transaction():
+                locked = Game.locked(game_id)
+                assert locked is not None
+                services.correct_hand(locked, locked.hands[0], judged)
+                db.session.commit()
+            times["write_ms"].append((time.perf_counter() - t) * 1000)
+            times["write_cpu_ms"].append((time.process_time() - cpu) * 1000)
+            db.session.remove()
+        gc.collect()  # the correction's garbage is not the read's
+        cpu, t = time.process_time(), time.perf_counter()
+        response = client.get(url)
+        times["read_ms"].append((time.perf_counter() - t) * 1000)
+        times["read_cpu_ms"].append((time.process_time() - cpu) * 1000)
+        assert response.status_code == 200, (response.status_code, response.get_data(as_text=True)[:500])
+        hands_rated = sum(r["rating"]["hands_rated"] for r in response.get_json()["items"])
+        assert hands_rated == 3 * (rated - (judged is draw)), "ratings miss hands after the correction"
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    return times
+
+
+def corrections_in_child(
+    code: str, root: str, config: dict[str, Any], league_id: int, corrections: int, rated: int
+) -> Correction:
+    """``time_corrections`` in a fresh process that imports ginref from ``root``."""
+    job = {"config": config, "league_id": league_id, "corrections": corrections, "rated": rated}
+    done = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--correction-child", json.dumps(job)],
+        env={**os.environ, "GINREF_BENCH_CODE": root},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the {code} code's corrections failed:\n{done.stderr[-3000:]}")
+    return Correction(code=code, **json.loads(done.stdout.splitlines()[-1]))
+
+
+def merge(runs: list[Correction]) -> list[Correction]:
+    """One Correction per code, its rounds' times together."""
+    merged: dict[str, Correction] = {}
+    for run in runs:
+        into = merged.setdefault(run.code, Correction(run.code, [], [], [], []))
+        for name in ("read_ms", "read_cpu_ms", "write_ms", "write_cpu_ms"):
+            getattr(into, name).extend(getattr(run, name))
+    return list(merged.values())
 
 
 # --- report ---------------------------------------------------------------------------
@@ -338,6 +451,20 @@ def markdown(results: list[Result]) -> str:
             f"| {r.cold_ms:,.0f} | {r.warm_median_ms:.1f} | {r.warm_p95_ms:.1f} "
             f"| {r.warm_cpu_median_ms:.1f} | {r.rows} |"
         )
+    corrected = [(r, c) for r in results for c in r.corrections]
+    if corrected:
+        lines += [
+            "",
+            "| Backend | Hands | Code | Corrections | Read after: median ms | median CPU ms | min CPU ms "
+            "| Correction write: median ms | median CPU ms |",
+            "|---|--:|---|--:|--:|--:|--:|--:|--:|",
+        ]
+        for r, c in corrected:
+            lines.append(
+                f"| {r.backend} | {r.hands:,} | {c.code} | {len(c.read_ms)} | {statistics.median(c.read_ms):,.0f} "
+                f"| {statistics.median(c.read_cpu_ms):,.0f} | {min(c.read_cpu_ms):,.0f} "
+                f"| {statistics.median(c.write_ms):,.0f} | {statistics.median(c.write_cpu_ms):,.0f} |"
+            )
     growth = growth_rows(results)
     if growth:
         lines += ["", "| Backend | Hands | Warm median growth |", "|---|---|--:|"]
@@ -364,6 +491,11 @@ def load_average() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--correction-child"]:  # corrections_in_child's process
+        job = json.loads(argv[1])
+        print(json.dumps(time_corrections(job["config"], job["league_id"], job["corrections"], job["rated"])))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--sizes",
@@ -387,9 +519,24 @@ def main(argv: list[str] | None = None) -> int:
         help="game target (rule option; default 190, about 10 hands a game with these deals)",
     )
     ap.add_argument("--batch", type=int, default=50, help="games per commit while building (default 50)")
+    ap.add_argument(
+        "--corrections",
+        type=int,
+        default=4,
+        help="corrections of an early hand per round, each followed by a timed read (even; default 4; 0: none)",
+    )
+    ap.add_argument("--rounds", type=int, default=1, help="rounds of corrections per code (default 1)")
+    ap.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="another ginref checkout (e.g. `git worktree add` of main) whose read after a correction is "
+        "timed too, alternating with this one's, on the same league",
+    )
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--json", help="also write the results as JSON to this path")
     args = ap.parse_args(argv)
+    if args.corrections % 2:
+        ap.error("--corrections must be even: each pair leaves the league as it was")
 
     rules = Rules(target_score=args.target_score)
     versions = {b: server_version(b, args.pg_url) for b in args.backends}
@@ -416,6 +563,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"warm median {r.warm_median_ms:.1f} ms, p95 {r.warm_p95_ms:.1f} ms",
                 flush=True,
             )
+            for c in r.corrections:
+                print(
+                    f"  after a correction ({c.code}): read median {statistics.median(c.read_ms):,.0f} ms, "
+                    f"CPU {statistics.median(c.read_cpu_ms):,.0f} ms (load average {load_average()})",
+                    flush=True,
+                )
 
     print(f"# load average at the end: {load_average()}")
     print()
@@ -432,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
             "target_score": args.target_score,
             "seed": args.seed,
             "batch": args.batch,
-            "results": [vars(r) for r in results],
+            "results": [asdict(r) for r in results],
             "growth": [
                 {"backend": b, "from_hands": a, "to_hands": c, "warm_median_ratio": x}
                 for b, a, c, x in growth_rows(results)

@@ -20,7 +20,7 @@ from models.database import db
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures
 from models.game import Game, GameView, Recorded
 from models.league import League, LeaguePlayer, LeagueRating
-from models.ratings import MODEL, rate_hand
+from models.ratings import MU, SIGMA, rate_hand, won_by_box
 from referee import HandRecord
 
 
@@ -102,8 +102,8 @@ def _extend_streaks(league: League, game: GameView, winner: int) -> None:
 
 
 def _rate_one(league: League, record: HandRecord) -> None:
-    winner = record.winner
-    if winner is None:
+    box_won = won_by_box(record)
+    if box_won is None:
         return  # draws do not rate
     r = record.roles
     players = [int(r.box), int(r.captain), int(r.sitter)]
@@ -115,14 +115,14 @@ def _rate_one(league: League, record: HandRecord) -> None:
     }
     new = [p for p in players if p not in rows]
     for p in new:
-        rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MODEL.mu, sigma=MODEL.sigma, hands_rated=0)
+        rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MU, sigma=SIGMA, hands_rated=0)
         db.session.add(rows[p])
     if new:
         db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
-    box, captain, sitter = (MODEL.rating(mu=rows[p].mu, sigma=rows[p].sigma) for p in players)
-    rated = rate_hand(box, captain, sitter, winner)
-    for p, after in zip(players, rated, strict=True):
-        rows[p].mu, rows[p].sigma, rows[p].hands_rated = after.mu, after.sigma, rows[p].hands_rated + 1
+    box, captain, sitter = ((rows[p].mu, rows[p].sigma) for p in players)
+    rated = rate_hand(box, captain, sitter, box_won)
+    for p, (mu, sigma) in zip(players, rated, strict=True):
+        rows[p].mu, rows[p].sigma, rows[p].hands_rated = mu, sigma, rows[p].hands_rated + 1
 
 
 def game_rewritten(game: Game, *, history: bool = True) -> None:

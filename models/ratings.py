@@ -1,43 +1,164 @@
 """Ratings: openskill's Plackett-Luce over hands, the box alone against the
-team of captain and sitter. One step, used hand by hand (models.books) and
-over a whole log (models.standings)."""
+team of captain and sitter (R11: the side of the hand's winner wins; draws do
+not rate). One step, used hand by hand (models.books) and over a whole log
+(models.standings).
+
+The step is openskill's ``PlackettLuce().rate([[box], [captain, sitter]],
+ranks=...)`` with its defaults (no weights, scores, ``limit_sigma`` or
+``balance``), written out as plain float arithmetic for two teams and one
+winner: openskill copies every rating object and team on each call, which
+made re-rating a league of 100,000 hands take seconds. The operations are
+openskill's own, in its order, so the results are the same floats; the tests
+compare the two over random logs. openskill stays the reference.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from math import exp, sqrt
 from typing import Any
 
-from openskill.models import PlackettLuce
+from referee import HandRecord, Outcome, Role, Roles, Score, Side
 
-from referee import HandRecord, Role
+#: openskill's PlackettLuce defaults
+MU = 25.0
+SIGMA = 25.0 / 3.0
+BETA = 25.0 / 6.0
+KAPPA = 0.0001
+TAU = 25.0 / 300.0
+DEFAULT_MU = MU
+DEFAULT_SIGMA = SIGMA
 
-MODEL = PlackettLuce()
-DEFAULT_MU = MODEL.mu
-DEFAULT_SIGMA = MODEL.sigma
+_TAU_SQUARED = TAU * TAU
+_BETA_SQUARED = BETA**2
+
+#: (mu, sigma) of one player
+Rating = tuple[float, float]
 
 
-def rate_hand(box: Any, captain: Any, sitter: Any, winner: Role) -> tuple[Any, Any, Any]:
-    """The three players' ratings after a hand won by ``winner``'s side (R11)."""
-    ranks: list[float] = [0, 1] if winner is Role.BOX else [1, 0]
-    [[box], [captain, sitter]] = MODEL.rate([[box], [captain, sitter]], ranks=ranks)
-    return box, captain, sitter
+def rate_hand(box: Rating, captain: Rating, sitter: Rating, box_won: bool) -> tuple[Rating, Rating, Rating]:
+    """The three players' (mu, sigma) after a hand won by the box's side or
+    by the captain's (R11); the sitter is on the captain's team."""
+    mb, sb, mc, sc, ms, ss = _rate(box[0], box[1], captain[0], captain[1], sitter[0], sitter[1], box_won)
+    return (mb, sb), (mc, sc), (ms, ss)
+
+
+def _rate(
+    mb: float, sb: float, mc: float, sc: float, ms: float, ss: float, box_won: bool
+) -> tuple[float, float, float, float, float, float]:
+    # openskill's rate: each sigma widened by tau first
+    sb = sqrt(sb * sb + _TAU_SQUARED)
+    sc = sqrt(sc * sc + _TAU_SQUARED)
+    ss = sqrt(ss * ss + _TAU_SQUARED)
+    vb, vc, vs = sb**2, sc**2, ss**2
+    # team ratings: the box alone, the captain's side summed (two terms: the
+    # order openskill sums them in does not change the result)
+    mu_team, var_team = mc + ms, vc + vs
+    c = sqrt((vb + _BETA_SQUARED) + (var_team + _BETA_SQUARED))
+    c_squared = c**2
+    e_box, e_team = exp(mb / c), exp(mu_team / c)
+    total = e_box + e_team if box_won else e_team + e_box
+    # the winning side's omega is 1 - p, the losing side's -p, both delta p (1 - p)
+    p = e_box / total
+    if box_won:
+        omega, delta = 1 - p, p * (1 - p)
+    else:
+        omega, delta = -p, p * (1 - p)
+    omega *= vb / c
+    delta *= vb / c_squared
+    delta *= sqrt(vb) / c
+    # one player: sigma^2 / team sigma^2 is exactly 1
+    mb, sb = mb + omega, sb * sqrt(max(1 - delta, KAPPA))
+    p = e_team / total
+    if box_won:
+        omega, delta = -p, p * (1 - p)
+    else:
+        omega, delta = 1 - p, p * (1 - p)
+    omega *= var_team / c
+    delta *= var_team / c_squared
+    delta *= sqrt(var_team) / c
+    share = vc / var_team
+    mc, sc = mc + share * omega, sc * sqrt(max(1 - share * delta, KAPPA))
+    share = vs / var_team
+    ms, ss = ms + share * omega, ss * sqrt(max(1 - share * delta, KAPPA))
+    return mb, sb, mc, sc, ms, ss
+
+
+def rate_log(hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | None = None) -> dict[int, list[float]]:
+    """Ratings over hands in order, each (box, captain, sitter, box won) as
+    models.standings reads a league's log: box won true or false (or 1 or
+    0), None for a draw (draws do not rate). Each player's [mu, sigma, hands
+    rated], going on from ``ratings`` (changed in place) when given.
+
+    The loop is ``_rate`` written out once more (a league re-rates its whole
+    history in it: calling it once a hand costs a third more); the tests
+    hold both to openskill."""
+    rated: dict[int, list[float]] = {} if ratings is None else ratings
+    get = rated.get
+    tau_squared, beta_squared, kappa = _TAU_SQUARED, _BETA_SQUARED, KAPPA
+    for box, captain, sitter, box_won in hands:
+        if box_won is None:
+            continue
+        b = get(box) or rated.setdefault(box, [MU, SIGMA, 0])
+        c = get(captain) or rated.setdefault(captain, [MU, SIGMA, 0])
+        s = get(sitter) or rated.setdefault(sitter, [MU, SIGMA, 0])
+        sb, sc, ss = b[1], c[1], s[1]
+        sb = sqrt(sb * sb + tau_squared)
+        sc = sqrt(sc * sc + tau_squared)
+        ss = sqrt(ss * ss + tau_squared)
+        vb, vc, vs = sb**2, sc**2, ss**2
+        var_team = vc + vs
+        k = sqrt((vb + beta_squared) + (var_team + beta_squared))
+        k_squared = k**2
+        e_box, e_team = exp(b[0] / k), exp((c[0] + s[0]) / k)
+        total = e_box + e_team
+        p_box, p_team = e_box / total, e_team / total
+        if box_won:
+            omega_box, omega_team = (1 - p_box) * (vb / k), -p_team * (var_team / k)
+        else:
+            omega_box, omega_team = -p_box * (vb / k), (1 - p_team) * (var_team / k)
+        delta = p_box * (1 - p_box) * (vb / k_squared) * (sqrt(vb) / k)
+        x = 1 - delta
+        b[0] += omega_box
+        b[1] = sb * sqrt(kappa if kappa > x else x)
+        delta = p_team * (1 - p_team) * (var_team / k_squared) * (sqrt(var_team) / k)
+        share = vc / var_team
+        x = 1 - share * delta
+        c[0] += share * omega_team
+        c[1] = sc * sqrt(kappa if kappa > x else x)
+        share = vs / var_team
+        x = 1 - share * delta
+        s[0] += share * omega_team
+        s[1] = ss * sqrt(kappa if kappa > x else x)
+        b[2] += 1
+        c[2] += 1
+        s[2] += 1
+    return rated
+
+
+def won_by_box(record: HandRecord) -> bool | None:
+    """Did the box's side win the hand (R11)? None for a draw (R12)."""
+    winner = record.winner
+    return None if winner is None else winner is Role.BOX
+
+
+def _box_won_by_columns() -> dict[tuple[str | None, str | None], bool | None]:
+    """``won_by_box`` for each (knocker, scorer) a hand row can hold, as the referee rules it."""
+    roles = Roles(box=1, captain=2, sitter=3)
+    table: dict[tuple[str | None, str | None], bool | None] = {(None, None): None}
+    for knocker in (Role.BOX, Role.CAPTAIN):
+        for scorer in Side:
+            record = HandRecord(roles, knocker, Score(Outcome.KNOCK, scorer, 0))
+            table[knocker.value, scorer.value] = won_by_box(record)
+        table[knocker.value, None] = None
+    return table
+
+
+#: a hand row's (knocker, scorer) columns to ``won_by_box``
+BOX_WON = _box_won_by_columns()
 
 
 def rate_hands(hands: Iterable[HandRecord]) -> dict[int, tuple[float, float, int]]:
     """Ratings over hands in order; draws do not rate."""
-    ratings: dict[Any, Any] = {}
-    counts: dict[Any, int] = {}
-    for hand in hands:
-        winner = hand.winner
-        if winner is None:
-            continue
-        r = hand.roles
-        for p in (r.box, r.captain, r.sitter):
-            if p not in ratings:
-                ratings[p] = MODEL.rating()
-                counts[p] = 0
-            counts[p] += 1
-        ratings[r.box], ratings[r.captain], ratings[r.sitter] = rate_hand(
-            ratings[r.box], ratings[r.captain], ratings[r.sitter], winner
-        )
-    return {int(p): (v.mu, v.sigma, counts[p]) for p, v in ratings.items()}
+    rated = rate_log((int(h.roles.box), int(h.roles.captain), int(h.roles.sitter), won_by_box(h)) for h in hands)
+    return {p: (mu, sigma, int(n)) for p, (mu, sigma, n) in rated.items()}
