@@ -1,6 +1,7 @@
 // The one module that speaks the public API (/api/v1, openapi.yaml): keys from
 // the phone's storage, If-Match from the last ETag, a fresh Idempotency-Key per
 // intended write, problem+json kept whole for the page to put in its own words.
+// Keys only ever travel in the Authorization header, never in a URL.
 // Nothing here leaves the page's origin.
 
 const BASE = "/api/v1";
@@ -37,9 +38,31 @@ export const setGameKey = (gameId, key) => store.set(`key.game.${gameId}`, key);
 export const leagueKey = (leagueId) => store.get(`key.league.${leagueId}`);
 export const setLeagueKey = (leagueId, key) => store.set(`key.league.${leagueId}`, key);
 
+// Read-only share keys (from a spectator link, or issued by this phone).
+export const shareGameKey = (gameId) => store.get(`share.game.${gameId}`);
+export const setShareGameKey = (gameId, key) => store.set(`share.game.${gameId}`, key);
+export const shareLeagueKey = (leagueId) => store.get(`share.league.${leagueId}`);
+export const setShareLeagueKey = (leagueId, key) => store.set(`share.league.${leagueId}`, key);
+
+// The league a game is in, as last seen: a private league's key reads its games
+// before the phone has read the game itself.
+export const leagueOf = (gameId) => store.get(`league.of.${gameId}`);
+export function setLeagueOf(gameId, leagueId) {
+  if (leagueId) store.set(`league.of.${gameId}`, leagueId);
+}
+
 /** The key that writes to a game: its own, or its league's. */
 export function writeKey(game) {
   return game.league_id ? leagueKey(game.league_id) : gameKey(game.id);
+}
+
+/** The key that reads a league: its write key, else a share key. */
+export const leagueReadKey = (leagueId) => (leagueId ? leagueKey(leagueId) || shareLeagueKey(leagueId) : null);
+
+/** The key that reads a game: its write key, its league's, else a share key of either. */
+export function readKey(gameId) {
+  const leagueId = leagueOf(gameId);
+  return gameKey(gameId) || (leagueId && leagueKey(leagueId)) || shareGameKey(gameId) || leagueReadKey(leagueId) || null;
 }
 
 export function newIdempotencyKey() {
@@ -92,6 +115,7 @@ export const api = {
     const result = await call("POST", "/games", { body, key, idempotencyKey: newIdempotencyKey() });
     remember(result.data.id, result);
     if (result.data.key) setGameKey(result.data.id, result.data.key);
+    setLeagueOf(result.data.id, result.data.league_id);
     return result.data;
   },
 
@@ -99,11 +123,32 @@ export const api = {
   async game(gameId, { fresh = false } = {}) {
     const result = remember(
       gameId,
-      await call("GET", `/games/${gameId}`, { ifNoneMatch: fresh ? null : etagOf(gameId) }),
+      await call("GET", `/games/${gameId}`, { key: readKey(gameId), ifNoneMatch: fresh ? null : etagOf(gameId) }),
     );
+    if (result.data) setLeagueOf(gameId, result.data.league_id);
     return result.data;
   },
-  hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`)).data.items,
+  hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`, { key: readKey(gameId) })).data.items,
+
+  /**
+   * A read-only share key for spectators of a private game (or of its private
+   * league), issued once with the write key and kept: the same label again
+   * would rotate it and cut off the phones that hold the old one.
+   */
+  async spectatorKey(game) {
+    const leagueId = game.league_id;
+    const kept = leagueId ? shareLeagueKey(leagueId) : shareGameKey(game.id);
+    if (kept) return kept;
+    const path = leagueId ? `/leagues/${leagueId}/share-key` : `/games/${game.id}/share-key`;
+    const result = await call("POST", path, {
+      body: { label: "spectators" },
+      key: writeKey(game),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    if (leagueId) setShareLeagueKey(leagueId, result.data.key);
+    else setShareGameKey(game.id, result.data.key);
+    return result.data.key;
+  },
 
   /** Record a hand. `idempotencyKey` is the hand's own: a retry records once. */
   async recordHand(game, body, idempotencyKey, ifMatch = etagOf(game.id)) {
@@ -137,11 +182,15 @@ export const api = {
   refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,
 
   leagues: async () => (await call("GET", "/leagues?per_page=100")).data.items,
-  league: async (id) => (await call("GET", `/leagues/${id}`)).data,
+  league: async (id) => (await call("GET", `/leagues/${id}`, { key: leagueReadKey(id) })).data,
   standings: async (id, sort, order) =>
-    (await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`))
-      .data,
-  headToHead: async (id, a, b) => (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`)).data,
+    (
+      await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`, {
+        key: leagueReadKey(id),
+      })
+    ).data,
+  headToHead: async (id, a, b) =>
+    (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`, { key: leagueReadKey(id) })).data,
   playerGames: async (id) => (await call("GET", `/players/${id}/games?limit=100`)).data,
   exportUrls: (id) => ({ json: `${BASE}/leagues/${id}/export`, csv: `${BASE}/leagues/${id}/export.csv` }),
 };

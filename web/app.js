@@ -1,8 +1,20 @@
 // The table page: one screen at a time, chosen by the URL fragment
 // (#game=12, #knock, #league=3); the fragment never reaches the server, so a
-// scorer link may carry the game's key there (#game=12&key=...).
+// scorer link may carry the game's key there (#game=12&key=...), and a
+// spectator link of a private game a read-only share key (#game=12&share=...,
+// or #game=12&league=3&share=... for a game of a private league).
 
-import { ApiError, api, leagueKey, setGameKey, setLeagueKey, store } from "./api.js";
+import {
+  ApiError,
+  api,
+  leagueKey,
+  setGameKey,
+  setLeagueKey,
+  setLeagueOf,
+  setShareGameKey,
+  setShareLeagueKey,
+  store,
+} from "./api.js";
 import { h, replace } from "./dom.js";
 import { gameScreen } from "./game.js";
 import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
@@ -17,12 +29,27 @@ let leave = () => {};
 
 function route() {
   const params = new URLSearchParams(location.hash.slice(1));
+  const gameId = Number(params.get("game")) || null;
+  const leagueId = Number(params.get("league")) || null;
   const key = params.get("key");
-  if (key && params.get("game")) {
-    setGameKey(Number(params.get("game")), key);
+  const share = params.get("share");
+  let strip = false;
+  if (key && gameId) {
+    setGameKey(gameId, key);
     params.delete("key");
-    history.replaceState(null, "", `#${params.toString()}`); // the key stays on this phone only
+    strip = true;
   }
+  if (share && (gameId || leagueId)) {
+    if (leagueId) setShareLeagueKey(leagueId, share);
+    else setShareGameKey(gameId, share);
+    if (gameId && leagueId) {
+      setLeagueOf(gameId, leagueId);
+      params.delete("league"); // the game screen finds its league in the game
+    }
+    params.delete("share");
+    strip = true;
+  }
+  if (strip) history.replaceState(null, "", `#${params.toString()}`); // the key stays on this phone only
   return params;
 }
 
