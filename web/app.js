@@ -91,7 +91,7 @@ function show() {
 }
 
 async function startScreen(root) {
-  const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [] };
+  const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [], private: false };
   const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
   const form = h("form", { class: "start", novalidate: true });
   replace(root, h("h1", {}, t("start.title")), status, recentGames(), form);
@@ -215,6 +215,8 @@ async function startScreen(root) {
       body.league_id = Number(leagueId);
       key = form.querySelector("#league-key").value.trim() || leagueKey(leagueId);
       if (key) setLeagueKey(Number(leagueId), key);
+    } else if (form.querySelector("#private").checked) {
+      body.visibility = "private"; // a game in a league follows its league
     }
     try {
       const game = await api.createGame(body, key);
@@ -260,6 +262,17 @@ async function startScreen(root) {
         h("summary", {}, t("start.league")),
         h("div", { class: "field" }, h("label", { for: "league" }, t("start.league")), leagueSelect),
         h("div", { class: "field" }, h("label", { for: "league-key" }, t("start.league_key")), h("input", { id: "league-key", type: "password", autocomplete: "off" })),
+      ),
+      h(
+        "div",
+        { class: "field" },
+        h(
+          "label",
+          { class: "inline check" },
+          h("input", { id: "private", type: "checkbox", checked: state.private, "aria-describedby": "private-help", onchange: (e) => { state.private = e.target.checked; } }),
+          t("start.private"),
+        ),
+        h("p", { class: "hint", id: "private-help" }, t("start.private_help")),
       ),
       h("button", { type: "submit", class: "primary", id: "start-game" }, t("start.start")),
     );

@@ -1,6 +1,6 @@
 // The game screen: scoreboard, record a hand, history, chart; polled every 2 s.
 
-import { ApiError, api, store, writeKey } from "./api.js";
+import { ApiError, api, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -21,6 +21,7 @@ export function gameScreen(root, gameId) {
     form: null,
     timer: null,
     alive: true,
+    leagueVisibility: undefined, // of the game's league, once read
   };
   const parts = {
     board: h("section", { class: "board", "aria-labelledby": "board-title" }),
@@ -46,8 +47,18 @@ export function gameScreen(root, gameId) {
     view.game = game;
     view.hands = await api.hands(view.id);
     await loadNames();
+    if (game.league_id && view.leagueVisibility === undefined) {
+      try {
+        view.leagueVisibility = (await api.league(game.league_id)).visibility;
+      } catch {
+        // the next reload asks again
+      }
+    }
     return true;
   }
+
+  /** Private: reads need a key, so a spectator link must carry a share key. */
+  const isPrivate = (game) => (game.league_id ? view.leagueVisibility === "private" : game.visibility === "private");
 
   function say(message) {
     view.message = message;
@@ -157,13 +168,51 @@ export function gameScreen(root, gameId) {
     );
   }
 
+  /** The spectator link, or null for a private game with no share key on this phone yet. */
+  function spectatorLink(game, base) {
+    if (!isPrivate(game)) return `${base}#game=${game.id}`;
+    const share = game.league_id ? shareLeagueKey(game.league_id) : shareGameKey(game.id);
+    if (!share) return null;
+    const league = game.league_id ? `&league=${game.league_id}` : "";
+    return `${base}#game=${game.id}${league}&share=${encodeURIComponent(share)}`;
+  }
+
   function renderShare() {
     const game = view.game;
     const key = writeKey(game);
     const base = `${location.origin}${location.pathname}`;
-    const spectator = `${base}#game=${game.id}`;
+    const spectator = spectatorLink(game, base);
     const items = [h("h2", { id: "share-title" }, t("share.title"))];
-    items.push(h("p", {}, t("share.spectator")), h("p", {}, h("a", { href: spectator, class: "link" }, spectator)));
+    items.push(h("p", {}, isPrivate(game) ? t("share.spectator_private") : t("share.spectator")));
+    if (spectator) {
+      items.push(h("p", {}, h("a", { href: spectator, class: "link spectator-link" }, isPrivate(game) ? t("share.spectator_link") : spectator)));
+      if (isPrivate(game)) {
+        items.push(
+          h("input", { type: "text", class: "copy", readonly: true, value: spectator, "aria-label": t("share.spectator_private") }),
+          h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(spectator, t("share.spectator_qr_label"))),
+        );
+      }
+    } else if (key) {
+      items.push(
+        h("p", {}, h("button", {
+          type: "button",
+          class: "secondary",
+          id: "make-spectator-link",
+          onclick: async (event) => {
+            event.currentTarget.disabled = true;
+            try {
+              await api.spectatorKey(game); // issued once, then kept on this phone
+              renderShare();
+            } catch (error) {
+              say(problemView(error instanceof ApiError ? error : { network: true }));
+              renderShare();
+            }
+          },
+        }, t("share.make_spectator_link"))),
+      );
+    } else {
+      items.push(h("p", { class: "hint" }, t("share.no_spectator_link")));
+    }
     if (key && !game.league_id) {
       const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(key)}`;
       items.push(
@@ -251,9 +300,12 @@ export function gameScreen(root, gameId) {
       await reload();
     } catch (error) {
       // no game yet (no signal, or none such): say why, show what waits here, try again
-      say(problemView(error instanceof ApiError ? error : { network: true }));
+      const gone = error instanceof ApiError && error.status === 404;
+      // a private game read without its key is the same 404 as no game at all
+      if (gone) say(problemView(error, h("p", { class: "ask-link" }, t("game.not_found_or_private"))));
+      else say(problemView(error instanceof ApiError ? error : { network: true }));
       renderQueue();
-      return error instanceof ApiError && error.status === 404 ? "gone" : "later";
+      return gone ? "gone" : "later";
     }
     remember(view.id);
     say(null);
