@@ -75,7 +75,7 @@ const etags = new Map(); // game id -> the ETag of the last answer about it
 
 export const etagOf = (gameId) => etags.get(String(gameId)) || null;
 
-async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotencyKey } = {}) {
+async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotencyKey, signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -87,6 +87,7 @@ async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotency
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: "no-store",
+    signal,
   });
   if (response.status === 304) return { status: 304, etag: response.headers.get("ETag"), data: null };
   const text = await response.text();
@@ -129,6 +130,10 @@ export const api = {
     return result.data;
   },
   hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`, { key: readKey(gameId) })).data.items,
+
+  /** The game's changes after `after`, waiting up to `wait` s for one: {items, version}. */
+  events: async (gameId, after, wait, signal) =>
+    (await call("GET", `/games/${gameId}/events?after=${after}&wait=${wait}`, { key: readKey(gameId), signal })).data,
 
   /**
    * A read-only share key for spectators of a private game (or of its private

@@ -1,4 +1,7 @@
-// The game screen: scoreboard, record a hand, history, chart; polled every 2 s.
+// The game screen: scoreboard, record a hand, history, chart. It follows the
+// game on its change feed (a long poll on /events), re-reading the game with
+// If-None-Match on each change; when the feed fails it polls every 2 s and
+// tries the feed again later, less and less often.
 
 import { ApiError, api, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace, svg } from "./dom.js";
@@ -9,6 +12,8 @@ import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
 const POLL_MS = 2000;
+const FEED_WAIT_S = 25; // the most the API waits
+const FEED_RETRY_MAX_MS = 60000;
 const COLORS = ["#0b5394", "#a61c00", "#38761d"];
 
 export function gameScreen(root, gameId) {
@@ -19,8 +24,12 @@ export function gameScreen(root, gameId) {
     names: {},
     message: null,
     form: null,
-    timer: null,
     alive: true,
+    after: 0, // the version the feed has reported
+    feedFailures: 0,
+    feedRetryAt: 0,
+    abort: null, // the pending long poll's
+    wakeUp: null, // ends the pause under way
     leagueVisibility: undefined, // of the game's league, once read
   };
   const parts = {
@@ -247,7 +256,7 @@ export function gameScreen(root, gameId) {
               ? h(
                   "p",
                   { class: "actions" },
-                  h("button", { type: "button", class: "secondary", onclick: () => { retryQueued(item.idempotencyKey, view.id); renderQueue(); } }, t("queue.retry")),
+                  h("button", { type: "button", class: "secondary", onclick: () => { retryQueued(item.idempotencyKey, view.id); renderQueue(); wake(); } }, t("queue.retry")),
                   h("button", { type: "button", class: "secondary danger", onclick: () => { removeQueued(item.idempotencyKey); renderQueue(); } }, t("queue.remove")),
                 )
               : null,
@@ -291,6 +300,7 @@ export function gameScreen(root, gameId) {
     queued: () => {
       say(t("queue.saved_offline"));
       renderQueue();
+      wake(); // the loop sends it as soon as it can
     },
     handleWriteError,
   });
@@ -313,32 +323,93 @@ export function gameScreen(root, gameId) {
     return "shown";
   }
 
-  async function tick() {
-    if (!view.alive) return;
-    if (!view.game) {
-      if ((await firstLoad()) !== "gone" && view.alive) view.timer = setTimeout(tick, POLL_MS);
-      return;
-    }
+  /** Wait `ms`, or less if woken (leaving, a hand queued, the signal back). */
+  function pause(ms) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        view.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      view.wakeUp = done;
+    });
+  }
+
+  function wake() {
+    if (view.abort) view.abort.abort();
+    if (view.wakeUp) view.wakeUp();
+  }
+
+  /** Send what waits in the queue; true when some of it still waits to be sent. */
+  async function sendQueued() {
     try {
       const sent = await flushQueue(view.id, () => view.game);
       if (sent.length || queuedFor(view.id).length) renderQueue();
-      await refresh(sent.length > 0);
+      if (sent.length) await refresh(true);
     } catch {
-      // offline: the next tick tries again
+      // offline: tried again on the next turn
     }
-    if (view.alive) view.timer = setTimeout(tick, POLL_MS);
+    return queuedFor(view.id).some((item) => !item.refused);
   }
 
-  tick();
-  const online = () =>
-    (view.game ? flushQueue(view.id, () => view.game) : firstLoad())
-      .then(() => refresh(true))
-      .catch(() => {}); // still no connection: the next tick tries again
+  /** One long poll: true when it ran (changes or none), false when woken. Throws when the feed fails. */
+  async function followFeed() {
+    view.abort = new AbortController();
+    try {
+      const after = Math.max(view.after, view.game.version);
+      const changes = await api.events(view.id, after, FEED_WAIT_S, view.abort.signal);
+      view.after = changes.version;
+      view.feedFailures = 0;
+      if (changes.items.length || changes.version > view.game.version) await refresh(false);
+      return true;
+    } catch (error) {
+      if (view.abort.signal.aborted) return false;
+      throw error;
+    } finally {
+      view.abort = null;
+    }
+  }
+
+  async function follow() {
+    while (view.alive) {
+      if (!view.game) {
+        const shown = await firstLoad();
+        if (shown === "gone") return;
+        if (shown === "later") await pause(POLL_MS);
+        continue;
+      }
+      const waiting = await sendQueued();
+      if (!view.alive) return;
+      if (!waiting && Date.now() >= view.feedRetryAt) {
+        try {
+          await followFeed();
+          continue;
+        } catch {
+          // no signal, or something between cuts long requests: poll, and try the feed again later
+          view.feedFailures += 1;
+          view.feedRetryAt = Date.now() + Math.min(FEED_RETRY_MAX_MS, POLL_MS * 2 ** view.feedFailures);
+        }
+      }
+      try {
+        await refresh(false); // the conditional poll: a 304 when nothing changed
+      } catch {
+        // offline: the next turn tries again
+      }
+      if (view.alive) await pause(POLL_MS);
+    }
+  }
+
+  follow();
+  const online = () => {
+    view.feedRetryAt = 0;
+    wake();
+  };
   window.addEventListener("online", online);
 
   return () => {
     view.alive = false;
-    clearTimeout(view.timer);
+    wake();
     window.removeEventListener("online", online);
   };
 }
