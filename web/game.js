@@ -41,6 +41,8 @@ export function gameScreen(root, gameId) {
     status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
   };
   replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.share);
+  const sections = [parts.board, parts.record, parts.history, parts.share];
+  for (const part of sections) part.hidden = true; // empty, and titled by headings yet to come, until the game is read
 
   const name = (id) => view.names[id] || `#${id}`;
 
@@ -267,6 +269,7 @@ export function gameScreen(root, gameId) {
   }
 
   function render() {
+    for (const part of sections) part.hidden = false;
     renderBoard();
     renderHistory();
     renderShare();
