@@ -56,6 +56,16 @@ export function writeKey(game) {
   return game.league_id ? leagueKey(game.league_id) : gameKey(game.id);
 }
 
+/** The leagues this phone holds a key for (a private one is in no list). */
+export function heldLeagues() {
+  const ids = new Set();
+  for (let i = 0; i < localStorage.length; i++) {
+    const match = /^ginref\.(?:key|share)\.league\.(\d+)$/.exec(localStorage.key(i) || "");
+    if (match) ids.add(Number(match[1]));
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
 /** The key that reads a league: its write key, else a share key. */
 export const leagueReadKey = (leagueId) => (leagueId ? leagueKey(leagueId) || shareLeagueKey(leagueId) : null);
 
@@ -105,6 +115,8 @@ function remember(gameId, result) {
   if (result.etag) etags.set(String(gameId), result.etag);
   return result;
 }
+
+const readLeague = async (id) => (await call("GET", `/leagues/${id}`, { key: leagueReadKey(id) })).data;
 
 export const api = {
   listPlayers: async () => (await call("GET", "/players?per_page=100")).data.items,
@@ -186,8 +198,18 @@ export const api = {
   refereeHand: async (body) => (await call("POST", "/referee/hand", { body })).data,
   refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,
 
-  leagues: async () => (await call("GET", "/leagues?per_page=100")).data.items,
-  league: async (id) => (await call("GET", `/leagues/${id}`, { key: leagueReadKey(id) })).data,
+  /** The public leagues, and after them those this phone holds a key for. */
+  async leagues() {
+    const listed = (await call("GET", "/leagues?per_page=100")).data.items;
+    const seen = new Set(listed.map((l) => l.id));
+    const held = await Promise.all(
+      heldLeagues()
+        .filter((id) => !seen.has(id))
+        .map((id) => readLeague(id).catch(() => null)), // revoked, or gone: left out
+    );
+    return [...listed, ...held.filter(Boolean)];
+  },
+  league: (id) => readLeague(id),
   standings: async (id, sort, order) =>
     (
       await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`, {
@@ -196,7 +218,12 @@ export const api = {
     ).data,
   headToHead: async (id, a, b) =>
     (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`, { key: leagueReadKey(id) })).data,
-  playerGames: async (id) => (await call("GET", `/players/${id}/games?limit=100`)).data,
+  /** A player's games in a league (a private league's are in no player's own list). */
+  async leagueGames(id, playerId) {
+    const result = await call("GET", `/leagues/${id}/games?player=${playerId}&limit=100`, { key: leagueReadKey(id) });
+    for (const game of result.data.items) setLeagueOf(game.id, id);
+    return result.data;
+  },
   exportUrls: (id) => ({ json: `${BASE}/leagues/${id}/export`, csv: `${BASE}/leagues/${id}/export.csv` }),
 };
 

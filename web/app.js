@@ -2,7 +2,8 @@
 // (#game=12, #knock, #league=3); the fragment never reaches the server, so a
 // scorer link may carry the game's key there (#game=12&key=...), and a
 // spectator link of a private game a read-only share key (#game=12&share=...,
-// or #game=12&league=3&share=... for a game of a private league).
+// or #game=12&league=3&share=... for a game of a private league); a league's
+// key or share key may come the same way (#league=3&key=... or &share=...).
 
 import {
   ApiError,
@@ -34,8 +35,9 @@ function route() {
   const key = params.get("key");
   const share = params.get("share");
   let strip = false;
-  if (key && gameId) {
-    setGameKey(gameId, key);
+  if (key && (gameId || leagueId)) {
+    if (gameId) setGameKey(gameId, key);
+    else setLeagueKey(leagueId, key); // a league's link: its games can be started and scored here
     params.delete("key");
     strip = true;
   }
