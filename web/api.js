@@ -119,7 +119,16 @@ function remember(gameId, result) {
 const readLeague = async (id) => (await call("GET", `/leagues/${id}`, { key: leagueReadKey(id) })).data;
 
 export const api = {
-  listPlayers: async () => (await call("GET", "/players?per_page=100")).data.items,
+  /** Every player, 100 a page (to a bound: the choice is made from a list). */
+  async listPlayers() {
+    const players = [];
+    for (let page = 1; page <= 20; page++) {
+      const { items, total } = (await call("GET", `/players?page=${page}&per_page=100`)).data;
+      players.push(...items);
+      if (items.length < 100 || players.length >= total) break;
+    }
+    return players;
+  },
   player: async (id) => (await call("GET", `/players/${id}`)).data,
   createPlayer: async (name) =>
     (await call("POST", "/players", { body: { name }, idempotencyKey: newIdempotencyKey() })).data,
