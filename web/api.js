@@ -1,6 +1,7 @@
 // The one module that speaks the public API (/api/v1, openapi.yaml): keys from
 // the phone's storage, If-Match from the last ETag, a fresh Idempotency-Key per
 // intended write, problem+json kept whole for the page to put in its own words.
+// Keys only ever travel in the Authorization header, never in a URL.
 // Nothing here leaves the page's origin.
 
 const BASE = "/api/v1";
@@ -37,9 +38,41 @@ export const setGameKey = (gameId, key) => store.set(`key.game.${gameId}`, key);
 export const leagueKey = (leagueId) => store.get(`key.league.${leagueId}`);
 export const setLeagueKey = (leagueId, key) => store.set(`key.league.${leagueId}`, key);
 
+// Read-only share keys (from a spectator link, or issued by this phone).
+export const shareGameKey = (gameId) => store.get(`share.game.${gameId}`);
+export const setShareGameKey = (gameId, key) => store.set(`share.game.${gameId}`, key);
+export const shareLeagueKey = (leagueId) => store.get(`share.league.${leagueId}`);
+export const setShareLeagueKey = (leagueId, key) => store.set(`share.league.${leagueId}`, key);
+
+// The league a game is in, as last seen: a private league's key reads its games
+// before the phone has read the game itself.
+export const leagueOf = (gameId) => store.get(`league.of.${gameId}`);
+export function setLeagueOf(gameId, leagueId) {
+  if (leagueId) store.set(`league.of.${gameId}`, leagueId);
+}
+
 /** The key that writes to a game: its own, or its league's. */
 export function writeKey(game) {
   return game.league_id ? leagueKey(game.league_id) : gameKey(game.id);
+}
+
+/** The leagues this phone holds a key for (a private one is in no list). */
+export function heldLeagues() {
+  const ids = new Set();
+  for (let i = 0; i < localStorage.length; i++) {
+    const match = /^ginref\.(?:key|share)\.league\.(\d+)$/.exec(localStorage.key(i) || "");
+    if (match) ids.add(Number(match[1]));
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** The key that reads a league: its write key, else a share key. */
+export const leagueReadKey = (leagueId) => (leagueId ? leagueKey(leagueId) || shareLeagueKey(leagueId) : null);
+
+/** The key that reads a game: its write key, its league's, else a share key of either. */
+export function readKey(gameId) {
+  const leagueId = leagueOf(gameId);
+  return gameKey(gameId) || (leagueId && leagueKey(leagueId)) || shareGameKey(gameId) || leagueReadKey(leagueId) || null;
 }
 
 export function newIdempotencyKey() {
@@ -52,7 +85,7 @@ const etags = new Map(); // game id -> the ETag of the last answer about it
 
 export const etagOf = (gameId) => etags.get(String(gameId)) || null;
 
-async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotencyKey } = {}) {
+async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotencyKey, signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -64,6 +97,7 @@ async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotency
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: "no-store",
+    signal,
   });
   if (response.status === 304) return { status: 304, etag: response.headers.get("ETag"), data: null };
   const text = await response.text();
@@ -82,8 +116,19 @@ function remember(gameId, result) {
   return result;
 }
 
+const readLeague = async (id) => (await call("GET", `/leagues/${id}`, { key: leagueReadKey(id) })).data;
+
 export const api = {
-  listPlayers: async () => (await call("GET", "/players?per_page=100")).data.items,
+  /** Every player, 100 a page (to a bound: the choice is made from a list). */
+  async listPlayers() {
+    const players = [];
+    for (let page = 1; page <= 20; page++) {
+      const { items, total } = (await call("GET", `/players?page=${page}&per_page=100`)).data;
+      players.push(...items);
+      if (items.length < 100 || players.length >= total) break;
+    }
+    return players;
+  },
   player: async (id) => (await call("GET", `/players/${id}`)).data,
   createPlayer: async (name) =>
     (await call("POST", "/players", { body: { name }, idempotencyKey: newIdempotencyKey() })).data,
@@ -92,6 +137,7 @@ export const api = {
     const result = await call("POST", "/games", { body, key, idempotencyKey: newIdempotencyKey() });
     remember(result.data.id, result);
     if (result.data.key) setGameKey(result.data.id, result.data.key);
+    setLeagueOf(result.data.id, result.data.league_id);
     return result.data;
   },
 
@@ -99,11 +145,36 @@ export const api = {
   async game(gameId, { fresh = false } = {}) {
     const result = remember(
       gameId,
-      await call("GET", `/games/${gameId}`, { ifNoneMatch: fresh ? null : etagOf(gameId) }),
+      await call("GET", `/games/${gameId}`, { key: readKey(gameId), ifNoneMatch: fresh ? null : etagOf(gameId) }),
     );
+    if (result.data) setLeagueOf(gameId, result.data.league_id);
     return result.data;
   },
-  hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`)).data.items,
+  hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`, { key: readKey(gameId) })).data.items,
+
+  /** The game's changes after `after`, waiting up to `wait` s for one: {items, version}. */
+  events: async (gameId, after, wait, signal) =>
+    (await call("GET", `/games/${gameId}/events?after=${after}&wait=${wait}`, { key: readKey(gameId), signal })).data,
+
+  /**
+   * A read-only share key for spectators of a private game (or of its private
+   * league), issued once with the write key and kept: the same label again
+   * would rotate it and cut off the phones that hold the old one.
+   */
+  async spectatorKey(game) {
+    const leagueId = game.league_id;
+    const kept = leagueId ? shareLeagueKey(leagueId) : shareGameKey(game.id);
+    if (kept) return kept;
+    const path = leagueId ? `/leagues/${leagueId}/share-key` : `/games/${game.id}/share-key`;
+    const result = await call("POST", path, {
+      body: { label: "spectators" },
+      key: writeKey(game),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    if (leagueId) setShareLeagueKey(leagueId, result.data.key);
+    else setShareGameKey(game.id, result.data.key);
+    return result.data.key;
+  },
 
   /** Record a hand. `idempotencyKey` is the hand's own: a retry records once. */
   async recordHand(game, body, idempotencyKey, ifMatch = etagOf(game.id)) {
@@ -136,13 +207,32 @@ export const api = {
   refereeHand: async (body) => (await call("POST", "/referee/hand", { body })).data,
   refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,
 
-  leagues: async () => (await call("GET", "/leagues?per_page=100")).data.items,
-  league: async (id) => (await call("GET", `/leagues/${id}`)).data,
+  /** The public leagues, and after them those this phone holds a key for. */
+  async leagues() {
+    const listed = (await call("GET", "/leagues?per_page=100")).data.items;
+    const seen = new Set(listed.map((l) => l.id));
+    const held = await Promise.all(
+      heldLeagues()
+        .filter((id) => !seen.has(id))
+        .map((id) => readLeague(id).catch(() => null)), // revoked, or gone: left out
+    );
+    return [...listed, ...held.filter(Boolean)];
+  },
+  league: (id) => readLeague(id),
   standings: async (id, sort, order) =>
-    (await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`))
-      .data,
-  headToHead: async (id, a, b) => (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`)).data,
-  playerGames: async (id) => (await call("GET", `/players/${id}/games?limit=100`)).data,
+    (
+      await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`, {
+        key: leagueReadKey(id),
+      })
+    ).data,
+  headToHead: async (id, a, b) =>
+    (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`, { key: leagueReadKey(id) })).data,
+  /** A player's games in a league (a private league's are in no player's own list). */
+  async leagueGames(id, playerId) {
+    const result = await call("GET", `/leagues/${id}/games?player=${playerId}&limit=100`, { key: leagueReadKey(id) });
+    for (const game of result.data.items) setLeagueOf(game.id, id);
+    return result.data;
+  },
   exportUrls: (id) => ({ json: `${BASE}/leagues/${id}/export`, csv: `${BASE}/leagues/${id}/export.csv` }),
 };
 

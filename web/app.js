@@ -1,8 +1,21 @@
 // The table page: one screen at a time, chosen by the URL fragment
 // (#game=12, #knock, #league=3); the fragment never reaches the server, so a
-// scorer link may carry the game's key there (#game=12&key=...).
+// scorer link may carry the game's key there (#game=12&key=...), and a
+// spectator link of a private game a read-only share key (#game=12&share=...,
+// or #game=12&league=3&share=... for a game of a private league); a league's
+// key or share key may come the same way (#league=3&key=... or &share=...).
 
-import { ApiError, api, leagueKey, setGameKey, setLeagueKey, store } from "./api.js";
+import {
+  ApiError,
+  api,
+  leagueKey,
+  setGameKey,
+  setLeagueKey,
+  setLeagueOf,
+  setShareGameKey,
+  setShareLeagueKey,
+  store,
+} from "./api.js";
 import { h, replace } from "./dom.js";
 import { gameScreen } from "./game.js";
 import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
@@ -17,12 +30,28 @@ let leave = () => {};
 
 function route() {
   const params = new URLSearchParams(location.hash.slice(1));
+  const gameId = Number(params.get("game")) || null;
+  const leagueId = Number(params.get("league")) || null;
   const key = params.get("key");
-  if (key && params.get("game")) {
-    setGameKey(Number(params.get("game")), key);
+  const share = params.get("share");
+  let strip = false;
+  if (key && (gameId || leagueId)) {
+    if (gameId) setGameKey(gameId, key);
+    else setLeagueKey(leagueId, key); // a league's link: its games can be started and scored here
     params.delete("key");
-    history.replaceState(null, "", `#${params.toString()}`); // the key stays on this phone only
+    strip = true;
   }
+  if (share && (gameId || leagueId)) {
+    if (leagueId) setShareLeagueKey(leagueId, share);
+    else setShareGameKey(gameId, share);
+    if (gameId && leagueId) {
+      setLeagueOf(gameId, leagueId);
+      params.delete("league"); // the game screen finds its league in the game
+    }
+    params.delete("share");
+    strip = true;
+  }
+  if (strip) history.replaceState(null, "", `#${params.toString()}`); // the key stays on this phone only
   return params;
 }
 
@@ -64,7 +93,7 @@ function show() {
 }
 
 async function startScreen(root) {
-  const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [] };
+  const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [], private: false };
   const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
   const form = h("form", { class: "start", novalidate: true });
   replace(root, h("h1", {}, t("start.title")), status, recentGames(), form);
@@ -188,6 +217,8 @@ async function startScreen(root) {
       body.league_id = Number(leagueId);
       key = form.querySelector("#league-key").value.trim() || leagueKey(leagueId);
       if (key) setLeagueKey(Number(leagueId), key);
+    } else if (form.querySelector("#private").checked) {
+      body.visibility = "private"; // a game in a league follows its league
     }
     try {
       const game = await api.createGame(body, key);
@@ -233,6 +264,17 @@ async function startScreen(root) {
         h("summary", {}, t("start.league")),
         h("div", { class: "field" }, h("label", { for: "league" }, t("start.league")), leagueSelect),
         h("div", { class: "field" }, h("label", { for: "league-key" }, t("start.league_key")), h("input", { id: "league-key", type: "password", autocomplete: "off" })),
+      ),
+      h(
+        "div",
+        { class: "field" },
+        h(
+          "label",
+          { class: "inline check" },
+          h("input", { id: "private", type: "checkbox", checked: state.private, "aria-describedby": "private-help", onchange: (e) => { state.private = e.target.checked; } }),
+          t("start.private"),
+        ),
+        h("p", { class: "hint", id: "private-help" }, t("start.private_help")),
       ),
       h("button", { type: "submit", class: "primary", id: "start-game" }, t("start.start")),
     );

@@ -1,6 +1,9 @@
-// The game screen: scoreboard, record a hand, history, chart; polled every 2 s.
+// The game screen: scoreboard, record a hand, history, chart. It follows the
+// game on its change feed (a long poll on /events), re-reading the game with
+// If-None-Match on each change; when the feed fails it polls every 2 s and
+// tries the feed again later, less and less often.
 
-import { ApiError, api, store, writeKey } from "./api.js";
+import { ApiError, api, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -9,6 +12,8 @@ import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
 const POLL_MS = 2000;
+const FEED_WAIT_S = 25; // the most the API waits
+const FEED_RETRY_MAX_MS = 60000;
 const COLORS = ["#0b5394", "#a61c00", "#38761d"];
 
 export function gameScreen(root, gameId) {
@@ -19,8 +24,13 @@ export function gameScreen(root, gameId) {
     names: {},
     message: null,
     form: null,
-    timer: null,
     alive: true,
+    after: 0, // the version the feed has reported
+    feedFailures: 0,
+    feedRetryAt: 0,
+    abort: null, // the pending long poll's
+    wakeUp: null, // ends the pause under way
+    leagueVisibility: undefined, // of the game's league, once read
   };
   const parts = {
     board: h("section", { class: "board", "aria-labelledby": "board-title" }),
@@ -31,6 +41,8 @@ export function gameScreen(root, gameId) {
     status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
   };
   replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.share);
+  const sections = [parts.board, parts.record, parts.history, parts.share];
+  for (const part of sections) part.hidden = true; // empty, and titled by headings yet to come, until the game is read
 
   const name = (id) => view.names[id] || `#${id}`;
 
@@ -46,8 +58,18 @@ export function gameScreen(root, gameId) {
     view.game = game;
     view.hands = await api.hands(view.id);
     await loadNames();
+    if (game.league_id && view.leagueVisibility === undefined) {
+      try {
+        view.leagueVisibility = (await api.league(game.league_id)).visibility;
+      } catch {
+        // the next reload asks again
+      }
+    }
     return true;
   }
+
+  /** Private: reads need a key, so a spectator link must carry a share key. */
+  const isPrivate = (game) => (game.league_id ? view.leagueVisibility === "private" : game.visibility === "private");
 
   function say(message) {
     view.message = message;
@@ -157,13 +179,51 @@ export function gameScreen(root, gameId) {
     );
   }
 
+  /** The spectator link, or null for a private game with no share key on this phone yet. */
+  function spectatorLink(game, base) {
+    if (!isPrivate(game)) return `${base}#game=${game.id}`;
+    const share = game.league_id ? shareLeagueKey(game.league_id) : shareGameKey(game.id);
+    if (!share) return null;
+    const league = game.league_id ? `&league=${game.league_id}` : "";
+    return `${base}#game=${game.id}${league}&share=${encodeURIComponent(share)}`;
+  }
+
   function renderShare() {
     const game = view.game;
     const key = writeKey(game);
     const base = `${location.origin}${location.pathname}`;
-    const spectator = `${base}#game=${game.id}`;
+    const spectator = spectatorLink(game, base);
     const items = [h("h2", { id: "share-title" }, t("share.title"))];
-    items.push(h("p", {}, t("share.spectator")), h("p", {}, h("a", { href: spectator, class: "link" }, spectator)));
+    items.push(h("p", {}, isPrivate(game) ? t("share.spectator_private") : t("share.spectator")));
+    if (spectator) {
+      items.push(h("p", {}, h("a", { href: spectator, class: "link spectator-link" }, isPrivate(game) ? t("share.spectator_link") : spectator)));
+      if (isPrivate(game)) {
+        items.push(
+          h("input", { type: "text", class: "copy", readonly: true, value: spectator, "aria-label": t("share.spectator_private") }),
+          h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(spectator, t("share.spectator_qr_label"))),
+        );
+      }
+    } else if (key) {
+      items.push(
+        h("p", {}, h("button", {
+          type: "button",
+          class: "secondary",
+          id: "make-spectator-link",
+          onclick: async (event) => {
+            event.currentTarget.disabled = true;
+            try {
+              await api.spectatorKey(game); // issued once, then kept on this phone
+              renderShare();
+            } catch (error) {
+              say(problemView(error instanceof ApiError ? error : { network: true }));
+              renderShare();
+            }
+          },
+        }, t("share.make_spectator_link"))),
+      );
+    } else {
+      items.push(h("p", { class: "hint" }, t("share.no_spectator_link")));
+    }
     if (key && !game.league_id) {
       const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(key)}`;
       items.push(
@@ -198,7 +258,7 @@ export function gameScreen(root, gameId) {
               ? h(
                   "p",
                   { class: "actions" },
-                  h("button", { type: "button", class: "secondary", onclick: () => { retryQueued(item.idempotencyKey, view.id); renderQueue(); } }, t("queue.retry")),
+                  h("button", { type: "button", class: "secondary", onclick: () => { retryQueued(item.idempotencyKey, view.id); renderQueue(); wake(); } }, t("queue.retry")),
                   h("button", { type: "button", class: "secondary danger", onclick: () => { removeQueued(item.idempotencyKey); renderQueue(); } }, t("queue.remove")),
                 )
               : null,
@@ -209,6 +269,7 @@ export function gameScreen(root, gameId) {
   }
 
   function render() {
+    for (const part of sections) part.hidden = false;
     renderBoard();
     renderHistory();
     renderShare();
@@ -242,6 +303,7 @@ export function gameScreen(root, gameId) {
     queued: () => {
       say(t("queue.saved_offline"));
       renderQueue();
+      wake(); // the loop sends it as soon as it can
     },
     handleWriteError,
   });
@@ -251,9 +313,12 @@ export function gameScreen(root, gameId) {
       await reload();
     } catch (error) {
       // no game yet (no signal, or none such): say why, show what waits here, try again
-      say(problemView(error instanceof ApiError ? error : { network: true }));
+      const gone = error instanceof ApiError && error.status === 404;
+      // a private game read without its key is the same 404 as no game at all
+      if (gone) say(problemView(error, h("p", { class: "ask-link" }, t("game.not_found_or_private"))));
+      else say(problemView(error instanceof ApiError ? error : { network: true }));
       renderQueue();
-      return error instanceof ApiError && error.status === 404 ? "gone" : "later";
+      return gone ? "gone" : "later";
     }
     remember(view.id);
     say(null);
@@ -261,32 +326,93 @@ export function gameScreen(root, gameId) {
     return "shown";
   }
 
-  async function tick() {
-    if (!view.alive) return;
-    if (!view.game) {
-      if ((await firstLoad()) !== "gone" && view.alive) view.timer = setTimeout(tick, POLL_MS);
-      return;
-    }
+  /** Wait `ms`, or less if woken (leaving, a hand queued, the signal back). */
+  function pause(ms) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        view.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      view.wakeUp = done;
+    });
+  }
+
+  function wake() {
+    if (view.abort) view.abort.abort();
+    if (view.wakeUp) view.wakeUp();
+  }
+
+  /** Send what waits in the queue; true when some of it still waits to be sent. */
+  async function sendQueued() {
     try {
       const sent = await flushQueue(view.id, () => view.game);
       if (sent.length || queuedFor(view.id).length) renderQueue();
-      await refresh(sent.length > 0);
+      if (sent.length) await refresh(true);
     } catch {
-      // offline: the next tick tries again
+      // offline: tried again on the next turn
     }
-    if (view.alive) view.timer = setTimeout(tick, POLL_MS);
+    return queuedFor(view.id).some((item) => !item.refused);
   }
 
-  tick();
-  const online = () =>
-    (view.game ? flushQueue(view.id, () => view.game) : firstLoad())
-      .then(() => refresh(true))
-      .catch(() => {}); // still no connection: the next tick tries again
+  /** One long poll: true when it ran (changes or none), false when woken. Throws when the feed fails. */
+  async function followFeed() {
+    view.abort = new AbortController();
+    try {
+      const after = Math.max(view.after, view.game.version);
+      const changes = await api.events(view.id, after, FEED_WAIT_S, view.abort.signal);
+      view.after = changes.version;
+      view.feedFailures = 0;
+      if (changes.items.length || changes.version > view.game.version) await refresh(false);
+      return true;
+    } catch (error) {
+      if (view.abort.signal.aborted) return false;
+      throw error;
+    } finally {
+      view.abort = null;
+    }
+  }
+
+  async function follow() {
+    while (view.alive) {
+      if (!view.game) {
+        const shown = await firstLoad();
+        if (shown === "gone") return;
+        if (shown === "later") await pause(POLL_MS);
+        continue;
+      }
+      const waiting = await sendQueued();
+      if (!view.alive) return;
+      if (!waiting && Date.now() >= view.feedRetryAt) {
+        try {
+          await followFeed();
+          continue;
+        } catch {
+          // no signal, or something between cuts long requests: poll, and try the feed again later
+          view.feedFailures += 1;
+          view.feedRetryAt = Date.now() + Math.min(FEED_RETRY_MAX_MS, POLL_MS * 2 ** view.feedFailures);
+        }
+      }
+      try {
+        await refresh(false); // the conditional poll: a 304 when nothing changed
+      } catch {
+        // offline: the next turn tries again
+      }
+      if (view.alive) await pause(POLL_MS);
+    }
+  }
+
+  follow();
+  const online = () => {
+    view.feedRetryAt = 0;
+    wake();
+  };
   window.addEventListener("online", online);
 
   return () => {
     view.alive = false;
-    clearTimeout(view.timer);
+    wake();
     window.removeEventListener("online", online);
   };
 }

@@ -108,8 +108,7 @@ export async function leagueScreen(root, params) {
 }
 
 async function playerHistory(root, league, playerId, names) {
-  const history = await api.playerGames(playerId);
-  const games = history.items.filter((g) => g.league_id === league.id);
+  const games = (await api.leagueGames(league.id, playerId)).items;
   root.append(
     h("h3", {}, t("league.history_of", { name: names[playerId] || `#${playerId}` })),
     h("p", {}, h("a", { href: `#league=${league.id}`, class: "link" }, t("league.back"))),

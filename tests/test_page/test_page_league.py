@@ -3,6 +3,8 @@ standings as the API sorts them, head to head, a player's history, exports."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import requests
 from playwright.sync_api import expect
@@ -78,3 +80,51 @@ def test_a_league_game_started_on_the_page_shows_in_the_standings_head_to_head_a
     page.click(f'.standings tr[data-player="{ids[0]}"] a')
     expect(page.locator("h3")).to_contain_text("Ann-league")
     expect(page.locator(f'.history-games a[href="#game={game_id}"]')).to_be_visible()
+
+
+def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_share_key(phones, api: Api) -> None:
+    ids = [api.player(f"{n}-quiet") for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/leagues", {"name": "Quiet club", "members": ids, "visibility": "private"}).json()
+    lid, key = league["id"], league["key"]
+    first = phones()
+    page = first.open(f"league={lid}&key={key}")  # in no list: reached by its link
+    page.wait_for_selector(".standings")
+    assert "key=" not in page.url
+    page.goto(f"{first.base}/")
+    page.wait_for_selector("#start-game")
+    for i, pid in enumerate(ids):
+        page.select_option(f"#player-{i}", str(pid))
+    page.click('button[data-how="roles"]')
+    for role, pid in zip(("box", "captain", "sitter"), ids, strict=True):
+        page.select_option(f"#role-{role}", str(pid))
+    page.click("details:has(#league) summary")
+    page.select_option("#league", str(lid))  # listed: this phone holds its key
+    page.click("#start-game")
+    page.wait_for_selector("#save")
+    game_id = int(re.search(r"game=(\d+)", page.url).group(1))  # type: ignore[union-attr]
+    assert requests.get(f"{api.base}/games/{game_id}", timeout=10).status_code == 404  # private, as its league
+
+    page.click("#make-spectator-link")
+    spectator = page.locator(".spectator-link").get_attribute("href") or ""
+    share = re.search(rf"#game={game_id}&league={lid}&share=([^&]+)$", spectator)
+    assert share, spectator
+    keyed = {"Authorization": f"Bearer {key}"}
+    issued = requests.get(f"{api.base}/leagues/{lid}/share-keys", headers=keyed, timeout=10)
+    assert [k["label"] for k in issued.json()["items"]] == ["spectators"]
+
+    second = phones()
+    watcher = second.open(spectator.split("#", 1)[1])
+    watcher.wait_for_selector(".readonly-note")
+    assert watcher.url.endswith(f"#game={game_id}")  # the share key and the league out of the address
+    page.click('button[data-mode="counts"]')
+    page.fill("#count-knocker", "5")
+    page.fill("#count-defender", "25")
+    page.click("#save")
+    expect(watcher.locator("li.hand")).to_have_count(1, timeout=5000)
+    watcher.goto(f"{second.base}/#league={lid}&player={ids[0]}")  # the league's games, read with the share key
+    expect(watcher.locator(f'.history-games a[href="#game={game_id}"]')).to_be_visible()
+
+    stranger = phones().open(f"game={game_id}")
+    expect(stranger.locator(".status .ask-link")).to_be_visible()
+    for phone in (first, second):
+        assert [u for u in phone.requests if key in u or share.group(1) in u] == []

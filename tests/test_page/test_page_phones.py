@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -182,3 +183,51 @@ def test_a_phone_on_a_plain_http_lan_address_records_with_its_own_idempotency_ke
     page.click("#save")
     check_board(page, api, game_id, 1)
     assert len(sent) == 2 and all(re.fullmatch(r"[0-9a-f]{32}", key) for key in sent)
+
+
+def test_a_phone_waits_on_the_change_feed_and_stops_following_when_the_screen_is_left(phones, api: Api) -> None:
+    first, game_id, ids, scorer = new_game(phones, api, "feed")
+    page = first.page
+    feed = f"/api/v1/games/{game_id}/events?after=1&wait=25"
+    for _ in range(50):  # the first long poll, after the game's version 1
+        if any(feed in url for url in first.requests):
+            break
+        page.wait_for_timeout(100)
+    assert any(feed in url for url in first.requests)
+    page.click('nav a[href="#knock"]')
+    page.wait_for_selector("h1")
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if f"/games/{game_id}" in r.url else None)
+    key = scorer.split("key=")[1]
+    etag = api.get_etag(f"/games/{game_id}")
+    api.post(f"/games/{game_id}/hands", {"outcome": "draw"}, key=key, **{"If-Match": etag})  # wakes any waiting poll
+    page.wait_for_timeout(3000)
+    assert seen == []  # the screen left, the game is no longer followed
+
+
+def test_when_the_change_feed_fails_the_phone_polls_with_if_none_match_and_tries_the_feed_less_often(
+    phones, api: Api
+) -> None:
+    first, game_id, ids, scorer = new_game(phones, api, "nofeed")
+    second = phones()
+    tries: list[float] = []
+    polls: list[str] = []
+
+    def no_feed(route: Route) -> None:
+        tries.append(time.monotonic())
+        route.abort()
+
+    second.context.route(re.compile(rf"/api/v1/games/{game_id}/events\?"), no_feed)
+    second.page.on(
+        "request", lambda r: polls.append(r.url) if r.headers.get("if-none-match") and "/events" not in r.url else None
+    )
+    watcher = second.open(f"game={game_id}")
+    watcher.wait_for_selector(".readonly-note")
+    key = scorer.split("key=")[1]
+    etag = api.get_etag(f"/games/{game_id}")
+    api.post(f"/games/{game_id}/hands", {"outcome": "draw"}, key=key, **{"If-Match": etag})
+    expect(watcher.locator("li.hand")).to_have_count(1, timeout=5000)  # by the conditional poll
+    watcher.wait_for_timeout(6000)
+    assert polls  # a 304 when nothing changed
+    assert 2 <= len(tries) <= 4  # backing off: 4 s, then 8 s, ...
+    assert all(b - a >= 3.5 for a, b in zip(tries, tries[1:], strict=False))

@@ -33,6 +33,15 @@ def league_with_a_game(api: Api, tag: str) -> tuple[int, int, list[int]]:
     return league["id"], game.json()["id"], ids
 
 
+def private_game(api: Api, tag: str) -> tuple[int, str]:
+    ids = [api.player(f"{n}-{tag}") for n in ("Ann", "Bob", "Cy")]
+    created = api.post(
+        "/games",
+        {"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}, "visibility": "private"},
+    ).json()
+    return created["id"], created["key"]
+
+
 def no_missing_or_empty_string(page: Page) -> None:
     text = page.locator("body").inner_text()
     assert MISSING.findall(text) == []
@@ -86,6 +95,16 @@ def test_each_language_renders_the_game_screen_with_no_missing_or_empty_string(p
     page.wait_for_selector("#start-game")
     no_missing_or_empty_string(page)
 
+    private_id, private_key = private_game(api, f"lang-private-{lang}")
+    page.goto(f"{phone.base}/#game={private_id}")
+    expect(page.locator(".status .ask-link")).to_be_visible()  # no key yet: not found, or private
+    no_missing_or_empty_string(page)
+    page.goto(f"{phone.base}/#game={private_id}&key={private_key}")
+    page.click("#make-spectator-link")
+    page.click(".spectator-qr summary")
+    expect(page.locator(".spectator-qr svg.qr-code")).to_be_visible()
+    no_missing_or_empty_string(page)
+
 
 def test_the_language_switch_changes_every_word_and_is_remembered(phones, api: Api) -> None:
     phone = phones()
@@ -131,6 +150,19 @@ def test_every_screen_fits_a_phone_and_axe_finds_nothing_serious(phones, api: Ap
     shot(page, f"{lang}-3-record-hand")
     page.locator(".ruling").scroll_into_view_if_needed()
     shot(page, f"{lang}-4-preview")
+
+    private_id, private_key = private_game(api, f"axe-private-{lang}")
+    page.goto(f"{phone.base}/#game={private_id}&key={private_key}")
+    page.click("#make-spectator-link")
+    page.click(".spectator-qr summary")
+    page.locator(".spectator-qr").scroll_into_view_if_needed()
+    fits_the_phone(page)
+    screens["private-game"] = serious(page)
+    shot(page, f"{lang}-2b-private-game-spectator-link")
+    page.goto(f"{phone.base}/#game=999999")
+    page.wait_for_selector(".status .ask-link")
+    fits_the_phone(page)
+    screens["not-found"] = serious(page)
 
     page.goto(f"{phone.base}/#league={league_id}")
     page.wait_for_selector(".standings")

@@ -34,3 +34,11 @@ def test_r9_a_game_started_from_the_page_by_the_cut_has_the_roles_the_api_gives(
     game = api.get(f"/games/{game_id}")
     assert game["roles"] == {"box": ids[0], "captain": ids[1], "sitter": ids[2]}
     assert page.locator(f'tr[data-player="{ids[0]}"] td.role').inner_text().startswith("Box")
+
+
+def test_a_player_beyond_the_first_hundred_can_be_chosen(phones, api: Api) -> None:
+    ids = [api.player(f"Many-{i}") for i in range(101)]  # the list is read 100 a page
+    page = phones().open()
+    page.wait_for_selector("#start-game")
+    page.select_option("#player-0", str(ids[-1]))
+    assert page.locator("#player-0").input_value() == str(ids[-1])
