@@ -306,8 +306,13 @@ def _player_scores(given: dict[str, int], players: list[int], field: str) -> dic
     return {int(k): n for k, n in given.items()}
 
 
-_NEXT_ACTIONS = {None: ("recorded",), "recorded": ("corrected", "undone"), "corrected": ("corrected", "undone")}
-_NEXT_ACTIONS["undone"] = ("recorded",)  # the next hand recorded takes the undone one's number
+#: what may follow a version of a hand number (None: its first); the next hand recorded takes an undone one's number
+_NEXT_ACTIONS: dict[str | None, tuple[str, ...]] = {
+    None: ("recorded",),
+    "recorded": ("corrected", "undone"),
+    "corrected": ("corrected", "undone"),
+    "undone": ("recorded",),
+}
 
 
 def judge_revisions(
@@ -462,7 +467,7 @@ def judge_disputes(
             raise invalid(f"{dfield}.number", f"this game has no hand {number}", offending=number)
         judged = _judged_again(d["input"], draw["input"], [], rules, dfield)
         _verify_judged(d, draw, judged, dfield)
-        if draw["recorded"] not in results[number]:
+        if not any(_identical(draw["recorded"], result) for result in results[number]):
             raise invalid(
                 f"{dfield}.recorded",
                 f"not the outcome, scorer and points of any version of hand {number}",

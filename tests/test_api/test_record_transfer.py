@@ -246,6 +246,13 @@ TAMPERED = [
         f"{D}[2].resolved_at",
         None,
     ),
+    (
+        "a dispute's recorded result of no version",
+        _set(f"{D}[0].recorded.points", lambda n: 99),
+        f"{D}[0].recorded",
+        None,
+    ),
+    ("a revision with a key id", _set(f"{R}[0]", lambda r: {**r, "key_id": 3}), f"{R}[0].key_id", None),
     ("scores of a player not in the game", _set(f"{R}[0].scores", lambda s: {**s, "999": 0}), f"{R}[0].scores", None),
 ]
 
