@@ -31,7 +31,7 @@ from referee import (
 from referee.game import advance, new_game
 from referee.roles import PlayerId
 from referee.stats import game_figures
-from schemas.hands import DefenderHandSchema, KnockerHandSchema
+from schemas.hands import DefenderHandSchema, HandInSchema, KnockerHandSchema
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
 from schemas.transfer import GAME_SCHEMAS
 
@@ -47,6 +47,7 @@ class Judged:
 
 
 KNOCKER_HAND, DEFENDER_HAND = KnockerHandSchema(), DefenderHandSchema()
+HAND_INPUT = HandInSchema()
 
 
 def judge_cards(data: dict[str, Any], rules: Rules) -> Judged:
@@ -267,13 +268,18 @@ class _Known:
     ruling: dict[str, Any]
 
 
-def _judged_again(loaded: dict[str, Any], raw: dict[str, Any], known: list[_Known], rules: Rules, field: str) -> _Known:
-    """The referee's ruling of an input; one given exactly as an input judged
-    already (in ``known``, which this adds to) is not judged twice: the same
-    input always gives the same ruling (R24)."""
+def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules, field: str) -> _Known:
+    """The referee's ruling of an input, loaded (``HandInSchema``) and judged;
+    one given exactly as an input loaded and judged already (in ``known``,
+    which this adds to) is neither loaded nor judged twice: the same input
+    always gives the same ruling (R24)."""
     for k in known:
         if _identical(raw, k.raw):
             return k
+    try:
+        loaded = HAND_INPUT.load(raw)
+    except ValidationError as err:
+        raise refused(err.messages, f"{field}.input") from None
     try:
         judged = judge_input(loaded, rules)
     except RefereeError as err:
@@ -380,7 +386,7 @@ def judge_revisions(
                 rule="R26",
                 offending=roles.as_dict(),
             )
-        judged = _judged_again(rev["input"], rraw["input"], known.setdefault(number, []), rules, rfield)
+        judged = _judged_again(rev["input"], known.setdefault(number, []), rules, rfield)
         _verify_judged(rev, rraw, judged, rfield)
         out.append(
             ImportedRevision(
@@ -391,7 +397,7 @@ def judge_revisions(
                 roles,
                 judged.knocker,
                 judged.input,
-                rraw["ruling"],
+                judged.ruling,  # the given one's equal, shared with the hand's where it is the same
                 _player_scores(rev["scores"], players, f"{rfield}.scores"),
                 _player_scores(rev["game_scores"], players, f"{rfield}.game_scores"),
                 rev["made_at"],
@@ -465,7 +471,7 @@ def judge_disputes(
         number = d["number"]
         if number not in results:
             raise invalid(f"{dfield}.number", f"this game has no hand {number}", offending=number)
-        judged = _judged_again(d["input"], draw["input"], [], rules, dfield)
+        judged = _judged_again(d["input"], [], rules, dfield)
         _verify_judged(d, draw, judged, dfield)
         if not any(_identical(draw["recorded"], result) for result in results[number]):
             raise invalid(

@@ -96,7 +96,8 @@ class _Revision(Schema):
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
     seating = fields.Nested(_Roles, required=True)
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
-    input = fields.Nested(HandInSchema, required=True)
+    # Loaded with HandInSchema by api.judging, unless given exactly as an input loaded already.
+    input = fields.Dict(required=True)
     ruling = fields.Raw(required=True)  # compared with the referee's ruling of the input
     scores = _scores(required=True)
     game_scores = _scores(required=True)
@@ -121,7 +122,7 @@ class _Dispute(Schema):
     claim = Text(MAX_CLAIM, required=True)
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
-    input = fields.Nested(HandInSchema, required=True)
+    input = fields.Dict(required=True)  # loaded with HandInSchema by api.judging
     ruling = fields.Raw(required=True)  # compared with the referee's ruling of the input
     recorded = fields.Nested(_Result, required=True)
     differences = fields.List(fields.Raw(), required=True)  # compared with how recorded and ruling differ

@@ -252,6 +252,13 @@ TAMPERED = [
         f"{D}[0].recorded",
         None,
     ),
+    (
+        "a revision's input not a hand",
+        _set(f"{R}[0].input.knocker_deadwood_count", str),
+        f"{R}[0].input.knocker_deadwood_count",
+        None,
+    ),
+    ("a dispute's input not a hand", _set(f"{D}[0].input.knocker", lambda k: "sitter"), f"{D}[0].input.knocker", None),
     ("a revision with a key id", _set(f"{R}[0]", lambda r: {**r, "key_id": 3}), f"{R}[0].key_id", None),
     ("scores of a player not in the game", _set(f"{R}[0].scores", lambda s: {**s, "999": 0}), f"{R}[0].scores", None),
 ]
