@@ -11,7 +11,8 @@ from typing import Any
 from marshmallow import ValidationError
 
 from api.errors import INVALID_CONTENT, Problem, flatten_messages, invalid
-from models.transfer import ImportedGame, ImportedHand, ImportedLeague
+from models.disputes import compare
+from models.transfer import ImportedDispute, ImportedGame, ImportedHand, ImportedLeague, ImportedRevision
 from referee import (
     DRAW,
     Card,
@@ -30,9 +31,9 @@ from referee import (
 from referee.game import advance, new_game
 from referee.roles import PlayerId
 from referee.stats import game_figures
-from schemas.hands import DefenderHandSchema, KnockerHandSchema
+from schemas.hands import DefenderHandSchema, HandInSchema, KnockerHandSchema
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
-from schemas.transfer import GameImportSchema
+from schemas.transfer import GAME_SCHEMAS
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Judged:
 
 
 KNOCKER_HAND, DEFENDER_HAND = KnockerHandSchema(), DefenderHandSchema()
+HAND_INPUT = HandInSchema()
 
 
 def judge_cards(data: dict[str, Any], rules: Rules) -> Judged:
@@ -117,7 +119,7 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         if player["id"] in known:
             raise invalid(f"players[{i}].id", f"player id {player['id']} appears twice")
         known.add(player["id"])
-    schema = GameImportSchema()
+    schema = GAME_SCHEMAS[doc["format_version"]]()
     games = []
     given = doc["games"]
     for i in range(len(given)):
@@ -127,14 +129,17 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
             game = schema.load(raw)
         except ValidationError as err:
             raise refused(err.messages, field) from None
-        games.append(judge_game(game, raw["hands"], known, field))
+        games.append(judge_game(game, raw, known, field))
     players = [(p["id"], p["name"]) for p in doc["players"]]
     return ImportedLeague(doc["league"]["name"], players, games, doc["league"]["visibility"])
 
 
-def judge_game(game: dict[str, Any], raw_hands: list[dict[str, Any]], known: set[int], field: str) -> ImportedGame:
-    """One loaded game of an import; ``raw_hands`` are its hands as given
-    (their inputs are kept where they are canonical already)."""
+def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], field: str) -> ImportedGame:
+    """One loaded game of an import; ``given`` is the game as given (inputs
+    are kept where they are canonical already). Its record, when the
+    document has one (format 2), is judged after its hands
+    (:func:`judge_revisions`, :func:`judge_disputes`)."""
+    raw_hands: list[dict[str, Any]] = given["hands"]
     players: list[int] = game["players"]
     for p in players:
         if p not in known:
@@ -234,6 +239,10 @@ def judge_game(game: dict[str, Any], raw_hands: list[dict[str, Any]], known: set
             offending=game["scores"],
         )
     state = GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn, tuple(running))
+    revisions, disputes = None, []
+    if "revisions" in game:
+        revisions = judge_revisions(game["revisions"], given["revisions"], hands, rules, players, field)
+        disputes = judge_disputes(game["disputes"], given["disputes"], revisions, rules, field)
     return ImportedGame(
         game["played_at"],
         players,
@@ -243,7 +252,306 @@ def judge_game(game: dict[str, Any], raw_hands: list[dict[str, Any]], known: set
         hands,
         state,
         {int(p): f for p, f in game_figures(records, players, state.winner).items()},
+        revisions,
+        disputes,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """An input given as ``raw`` that the referee has judged already."""
+
+    raw: dict[str, Any]
+    mode: str
+    knocker: str | None
+    input: dict[str, Any]  # canonical
+    ruling: dict[str, Any]
+
+
+def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules, field: str) -> _Known:
+    """The referee's ruling of an input, loaded (``HandInSchema``) and judged;
+    one given exactly as an input loaded and judged already (in ``known``,
+    which this adds to) is neither loaded nor judged twice: the same input
+    always gives the same ruling (R24)."""
+    for k in known:
+        if _identical(raw, k.raw):
+            return k
+    try:
+        loaded = HAND_INPUT.load(raw)
+    except ValidationError as err:
+        raise refused(err.messages, f"{field}.input") from None
+    try:
+        judged = judge_input(loaded, rules)
+    except RefereeError as err:
+        raise err.at(f"{field}.input") from None
+    knocker = None if judged.knocker is None else judged.knocker.value
+    fresh = _Known(raw, judged.mode, knocker, raw if raw == judged.input else judged.input, judged.ruling)
+    known.append(fresh)
+    return fresh
+
+
+def _verify_judged(given: dict[str, Any], raw: dict[str, Any], judged: _Known, field: str) -> None:
+    """A version's mode, knocker and ruling are the referee's on its input."""
+    if given["mode"] != judged.mode:
+        raise invalid(
+            f"{field}.mode", f"the input is a {judged.mode} hand, not {given['mode']}", offending=given["mode"]
+        )
+    if given["knocker"] != judged.knocker:
+        raise invalid(
+            f"{field}.knocker",
+            f"the input's knocker is {judged.knocker}, not {given['knocker']}",
+            offending=given["knocker"],
+        )
+    _verify_ruling(raw["ruling"], judged.ruling, f"{field}.ruling")
+
+
+def _player_scores(given: dict[str, int], players: list[int], field: str) -> dict[int, int]:
+    for key in given:
+        if int(key) not in players:
+            raise invalid(field, f"player {key} does not play in this game ({players})", offending=key)
+    return {int(k): n for k, n in given.items()}
+
+
+#: what may follow a version of a hand number (None: its first); the next hand recorded takes an undone one's number
+_NEXT_ACTIONS: dict[str | None, tuple[str, ...]] = {
+    None: ("recorded",),
+    "recorded": ("corrected", "undone"),
+    "corrected": ("corrected", "undone"),
+    "undone": ("recorded",),
+}
+
+
+def judge_revisions(
+    given: list[dict[str, Any]],
+    raw: list[dict[str, Any]],
+    hands: list[ImportedHand],
+    rules: Rules,
+    players: list[int],
+    field: str,
+) -> list[ImportedRevision]:
+    """A game's revisions (R26: the record stands), listed by hand number then
+    revision, each numbered 1, 2, ... without gaps: a hand number's first is
+    ``recorded``, a correction or an undo follows a recording or a
+    correction, a recording follows an undo; a hand keeps its seating through
+    its corrections; each version's ruling is the referee's on its input; the
+    last version of each hand that stands is that hand (input, seating,
+    ruling), and every other hand number's last is ``undone``."""
+    out: list[ImportedRevision] = []
+    last: dict[int, int] = {}  # hand number -> index of its last revision
+    # Each hand that stands was judged already: a version with its (canonical) input is not judged again.
+    known: dict[int, list[_Known]] = {
+        h.number: [_Known(h.input, h.mode, None if h.knocker is None else h.knocker.value, h.input, h.ruling)]
+        for h in hands
+    }
+    previous: dict[str, Any] | None = None
+    seating: Roles | None = None  # the seating of the current recording of the hand number
+    for j, (rev, rraw) in enumerate(zip(given, raw, strict=True)):
+        rfield = f"{field}.revisions[{j}]"
+        number, revision = rev["number"], rev["revision"]
+        if previous is None or number != previous["number"]:
+            expected = 1 if previous is None else previous["number"] + 1
+            if number != expected:
+                raise invalid(
+                    f"{rfield}.number",
+                    f"revisions are listed by hand number, 1, 2, ... without gaps: {expected} here, not {number}",
+                    offending=number,
+                )
+            before = None
+        else:
+            before = previous["action"]
+        expected = 1 if before is None else previous["revision"] + 1  # type: ignore[index]
+        if revision != expected:
+            raise invalid(
+                f"{rfield}.revision",
+                f"hand {number}'s revisions are numbered 1, 2, ... without gaps: {expected} here, not {revision}",
+                offending=revision,
+            )
+        action = rev["action"]
+        if action not in _NEXT_ACTIONS[before]:
+            raise invalid(
+                f"{rfield}.action",
+                f"after {before or 'nothing'} comes {' or '.join(_NEXT_ACTIONS[before])}, not {action} (R26)",
+                rule="R26",
+                offending=action,
+            )
+        roles = _roles(rev["seating"], players, f"{rfield}.seating")
+        if action == "recorded":
+            seating = roles
+        elif roles != seating:
+            assert seating is not None
+            raise invalid(
+                f"{rfield}.seating",
+                f"hand {number} was played in {seating.as_dict()}, and a hand keeps its seating (R26), "
+                f"not {roles.as_dict()}",
+                rule="R26",
+                offending=roles.as_dict(),
+            )
+        judged = _judged_again(rev["input"], known.setdefault(number, []), rules, rfield)
+        _verify_judged(rev, rraw, judged, rfield)
+        out.append(
+            ImportedRevision(
+                number,
+                revision,
+                action,
+                judged.mode,
+                roles,
+                judged.knocker,
+                judged.input,
+                judged.ruling,  # the given one's equal, shared with the hand's where it is the same
+                _player_scores(rev["scores"], players, f"{rfield}.scores"),
+                _player_scores(rev["game_scores"], players, f"{rfield}.game_scores"),
+                rev["made_at"],
+                rev["reason"],
+                rev["dispute"],
+            )
+        )
+        last[number] = j
+        previous = rev
+    for hand in hands:
+        if hand.number not in last:
+            raise invalid(
+                f"{field}.revisions",
+                f"hand {hand.number} stands but has no revisions (R26)",
+                rule="R26",
+                offending=None,
+            )
+        j = last[hand.number]
+        version, vfield = out[j], f"{field}.revisions[{j}]"
+        if version.action == "undone":
+            raise invalid(
+                f"{vfield}.action", f"hand {hand.number} stands: its last revision is not undone", offending="undone"
+            )
+        for name, same in (
+            ("input", _identical(version.input, hand.input)),
+            ("seating", version.seating == hand.seating),
+            ("ruling", _identical(version.ruling, hand.ruling)),
+        ):
+            if not same:
+                raise invalid(
+                    f"{vfield}.{name}",
+                    f"the last revision of hand {hand.number} is the hand that stands (R26): its {name} differs",
+                    rule="R26",
+                )
+    for number, j in last.items():
+        if number > len(hands) and out[j].action != "undone":
+            raise invalid(
+                f"{field}.revisions[{j}].action",
+                f"no hand {number} stands: its last revision is undone, not {out[j].action} (R26)",
+                rule="R26",
+                offending=out[j].action,
+            )
+    return out
+
+
+def judge_disputes(
+    given: list[dict[str, Any]],
+    raw: list[dict[str, Any]],
+    revisions: list[ImportedRevision],
+    rules: Rules,
+    field: str,
+) -> list[ImportedDispute]:
+    """A game's disputes: each of a hand number the game has, its ruling the
+    referee's on its input, ``recorded`` the result of a version of that hand
+    and ``differences`` how the two differ; an open one unresolved; each
+    upheld one named by exactly one correction of its hand, with its input
+    and ruling, and no revision naming another."""
+    results: dict[int, list[dict[str, Any]]] = {}
+    for r in revisions:
+        if r.action != "undone":
+            results.setdefault(r.number, []).append(
+                {name: r.ruling.get(name) for name in ("outcome", "scorer", "points")}
+            )
+    out: list[ImportedDispute] = []
+    by_id: dict[int, int] = {}
+    for k, (d, draw) in enumerate(zip(given, raw, strict=True)):
+        dfield = f"{field}.disputes[{k}]"
+        if d["id"] in by_id:
+            raise invalid(f"{dfield}.id", f"dispute {d['id']} appears twice in this game", offending=d["id"])
+        by_id[d["id"]] = k
+        number = d["number"]
+        if number not in results:
+            raise invalid(f"{dfield}.number", f"this game has no hand {number}", offending=number)
+        judged = _judged_again(d["input"], [], rules, dfield)
+        _verify_judged(d, draw, judged, dfield)
+        if not any(_identical(draw["recorded"], result) for result in results[number]):
+            raise invalid(
+                f"{dfield}.recorded",
+                f"not the outcome, scorer and points of any version of hand {number}",
+                offending=draw["recorded"],
+            )
+        differences = compare(draw["recorded"], judged.ruling)
+        if not _identical(draw["differences"], differences):
+            raise invalid(
+                f"{dfield}.differences",
+                f"the recorded and the disputed rulings differ by {_shown(differences)}",
+                offending=draw["differences"],
+            )
+        if (d["status"] == "open") != (d["resolved_at"] is None):
+            raise invalid(
+                f"{dfield}.resolved_at",
+                f"a dispute {d['status']} has {'no' if d['status'] == 'open' else 'a'} resolved_at",
+                offending=draw["resolved_at"],
+            )
+        if d["status"] == "open" and d["reason"] is not None:
+            raise invalid(f"{dfield}.reason", "an open dispute has no decision, nor its reason", offending=d["reason"])
+        out.append(
+            ImportedDispute(
+                d["id"],
+                number,
+                d["by"],
+                d["claim"],
+                judged.mode,
+                judged.knocker,
+                judged.input,
+                draw["ruling"],
+                draw["recorded"],
+                differences,
+                d["status"],
+                d["reason"],
+                d["opened_at"],
+                d["resolved_at"],
+            )
+        )
+    _verify_named(revisions, out, by_id, field)
+    return out
+
+
+def _verify_named(
+    revisions: list[ImportedRevision], disputes: list[ImportedDispute], by_id: dict[int, int], field: str
+) -> None:
+    """Each upheld dispute is named by exactly one correction of its hand,
+    which is the hand as the dispute has it; no revision names another."""
+    out = disputes
+    named: dict[int, int] = {}
+    for j, r in enumerate(revisions):
+        if r.dispute is None:
+            continue
+        rfield = f"{field}.revisions[{j}].dispute"
+        if r.dispute not in by_id:
+            raise invalid(rfield, f"there is no dispute {r.dispute} in this game", offending=r.dispute)
+        if r.dispute in named:
+            raise invalid(
+                rfield, f"dispute {r.dispute} is named by revision {named[r.dispute]} already", offending=r.dispute
+            )
+        named[r.dispute] = j
+        dispute = out[by_id[r.dispute]]
+        if r.action != "corrected" or dispute.status != "upheld" or dispute.number != r.number:
+            raise invalid(
+                rfield,
+                f"only a correction of hand {dispute.number} names dispute {r.dispute}, once it is upheld (R26)",
+                rule="R26",
+                offending=r.dispute,
+            )
+        if not (_identical(r.input, dispute.input) and _identical(r.ruling, dispute.ruling)):
+            raise invalid(rfield, f"the hand as dispute {r.dispute} has it is not this revision's", offending=r.dispute)
+    for k, dispute in enumerate(out):
+        if dispute.status == "upheld" and dispute.id not in named:
+            raise invalid(
+                f"{field}.disputes[{k}].status",
+                "an upheld dispute corrects its hand (R26): no revision names it",
+                rule="R26",
+                offending="upheld",
+            )
 
 
 def _roles(given: dict[str, int], players: list[int], field: str) -> Roles:

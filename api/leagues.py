@@ -198,7 +198,7 @@ def _attachment(name: str) -> dict[str, Any]:
 )
 @keyed_read(blp, scope="league")
 def export_league_json(league_id: int) -> Response:
-    """Export the whole league as JSON (every game, hand, seating, card and ruling)"""
+    """Export the whole league as JSON (every game, hand, seating, card and ruling; every revision and dispute)"""
     doc = export_league(load_league(league_id))
     return Response(
         json.dumps(doc, ensure_ascii=False),

@@ -1,9 +1,13 @@
 """A league's whole history as JSON (and CSV), and back.
 
 The JSON holds every game with its ``played_at``, cut, rules and every hand
-with its seating, input (canonical cards) and ruling exactly as stored, so an
-import rebuilds the same league: exporting it again gives the same document
-apart from ids. An import is judged before anything is written
+with its seating, input (canonical cards) and ruling exactly as stored, and
+its whole record: every revision of every hand number (undone ones too) and
+every dispute. So an import rebuilds the same league: exporting it again
+gives the same document apart from ids. Key ids are this server's own and
+stay out of the document; a dispute's ``id`` there is its place among its
+game's disputes (1, 2, ...), which a revision names as its ``dispute``. An
+import is judged before anything is written
 (``api.judging.judge_league``: every hand's ruling re-derived from its input,
 every game replayed, R26); this module writes what was judged, in bulk.
 """
@@ -12,8 +16,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,15 +26,17 @@ from sqlalchemy.orm import selectinload
 
 from models.books import refresh_totals
 from models.database import db
+from models.disputes import Dispute
 from models.figures import FIGURE_FIELDS, GamePlayer
 from models.game import Game, Hand, Player, result_columns, state_columns
 from models.league import PUBLIC, League, LeagueMember
-from models.revisions import first_revisions
+from models.revisions import HandRevision, first_revisions
 from referee import GameState, Role, Roles, Rules, Score
 from referee.stats import Figures
 
 FORMAT = "ginref.league"
-FORMAT_VERSION = 1
+#: 2 adds each game's ``revisions`` and ``disputes``; an import reads 1 too (each hand recorded once)
+FORMAT_VERSION = 2
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -48,6 +54,59 @@ def league_games(league_id: int) -> list[Game]:
     )
 
 
+def _record(league_id: int) -> tuple[dict[int, list[dict[str, Any]]], dict[int, list[dict[str, Any]]]]:
+    """The league's revisions and disputes as the document has them, by game id."""
+    in_league = select(Game.id).where(Game.league_id == league_id)
+    disputes: dict[int, list[dict[str, Any]]] = {}
+    local: dict[int, int] = {}  # dispute id -> its id in the document
+    for d in db.session.scalars(select(Dispute).where(Dispute.game_id.in_(in_league)).order_by(Dispute.id)):
+        of_game = disputes.setdefault(d.game_id, [])
+        local[d.id] = len(of_game) + 1
+        of_game.append(
+            {
+                "id": local[d.id],
+                "number": d.number,
+                "by": d.by,
+                "claim": d.claim,
+                "mode": d.mode,
+                "knocker": d.knocker,
+                "input": d.input,
+                "ruling": d.ruling,
+                "recorded": d.recorded,
+                "differences": d.differences,
+                "status": d.status,
+                "reason": d.reason,
+                "opened_at": _iso(d.opened_at),
+                "resolved_at": _iso(d.resolved_at),
+            }
+        )
+    revisions: dict[int, list[dict[str, Any]]] = {}
+    query = (
+        select(HandRevision)
+        .where(HandRevision.game_id.in_(in_league))
+        .order_by(HandRevision.game_id, HandRevision.number, HandRevision.revision)
+    )
+    for r in db.session.scalars(query):
+        revisions.setdefault(r.game_id, []).append(
+            {
+                "number": r.number,
+                "revision": r.revision,
+                "action": r.action,
+                "mode": r.mode,
+                "seating": r.seating.as_dict(),
+                "knocker": r.knocker,
+                "input": r.input,
+                "ruling": r.ruling,
+                "scores": r.scores_after,
+                "game_scores": r.game_scores,
+                "made_at": _iso(r.made_at),
+                "reason": r.reason,
+                "dispute": None if r.dispute_id is None else local.get(r.dispute_id),
+            }
+        )
+    return revisions, disputes
+
+
 def export_league(league: League) -> dict[str, Any]:
     members = db.session.execute(
         select(Player.id, Player.name)
@@ -56,6 +115,7 @@ def export_league(league: League) -> dict[str, Any]:
         .order_by(Player.id)
     ).all()
     games = []
+    revisions, disputes = _record(league.id)
     for game in league_games(league.id):
         games.append(
             {
@@ -81,6 +141,8 @@ def export_league(league: League) -> dict[str, Any]:
                     }
                     for h in game.hands
                 ],
+                "revisions": revisions.get(game.id, []),
+                "disputes": disputes.get(game.id, []),
             }
         )
     return {
@@ -176,9 +238,52 @@ class ImportedHand:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportedRevision:
+    """A version of a hand of an import, judged again (in the document's
+    player ids); ``dispute`` is the document's id of the dispute upheld."""
+
+    number: int
+    revision: int
+    action: str
+    mode: str
+    seating: Roles
+    knocker: str | None
+    input: dict[str, Any]
+    ruling: dict[str, Any]
+    scores: dict[int, int]
+    game_scores: dict[int, int]
+    made_at: datetime
+    reason: str | None
+    dispute: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedDispute:
+    """A dispute of an import, its ruling the referee's on its input; ``id``
+    is the document's."""
+
+    id: int
+    number: int
+    by: str
+    claim: str
+    mode: str
+    knocker: str | None
+    input: dict[str, Any]
+    ruling: dict[str, Any]
+    recorded: dict[str, Any]
+    differences: list[dict[str, Any]]
+    status: str
+    reason: str | None
+    opened_at: datetime
+    resolved_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class ImportedGame:
     """A game of an import: its hands, and the replay of them (``state``,
-    with the running scores) and its players' figures."""
+    with the running scores) and its players' figures; its revisions
+    (``None`` for a document of format 1: each hand then has one, as
+    recorded) and disputes."""
 
     played_at: datetime
     players: list[int]
@@ -188,6 +293,8 @@ class ImportedGame:
     hands: list[ImportedHand]
     state: GameState
     figures: dict[int, Figures]
+    revisions: list[ImportedRevision] | None = None
+    disputes: list[ImportedDispute] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +377,9 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
         )
         figures: list[dict[str, Any]] = []
         hands: list[dict[str, Any]] = []
+        recorded_once: list[dict[str, Any]] = []  # the hands of games of format 1
+        revisions: list[dict[str, Any]] = []
+        disputes = _dispute_ids(connection, games, game_ids)
         for game, game_id in zip(games, game_ids, strict=True):
             for player, f in game.figures.items():
                 figures.append(
@@ -282,12 +392,22 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
                     }
                 )
             out_of_turn = set(game.state.out_of_turn)
-            for hand, running in zip(game.hands, game.state.running, strict=True):
-                hands.append(_hand_row(hand, running, ids, game_id, hand.number not in out_of_turn))
+            rows = [
+                _hand_row(hand, running, ids, game_id, hand.number not in out_of_turn)
+                for hand, running in zip(game.hands, game.state.running, strict=True)
+            ]
+            hands.extend(rows)
+            if game.revisions is None:
+                recorded_once.extend(rows)
+            else:
+                revisions.extend(_revision_row(r, ids, game_id, disputes) for r in game.revisions)
         connection.execute(insert(_GAME_PLAYERS), figures)
         if hands:
             connection.execute(insert(_HANDS), hands)
-            first_revisions(hands)
+        if recorded_once:
+            first_revisions(recorded_once)
+        if revisions:
+            connection.execute(insert(_REVISIONS), revisions)
     refresh_totals(league.id, ids.values())
     return league, players
 
@@ -338,8 +458,68 @@ def _hand_row(
     }
 
 
+def _dispute_ids(connection: Any, games: list[ImportedGame], game_ids: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Insert the disputes of a batch of games: (game id, document id) -> new id."""
+    rows = [(game_id, d) for game, game_id in zip(games, game_ids, strict=True) for d in game.disputes]
+    if not rows:
+        return {}
+    new = (
+        connection.execute(
+            insert(_DISPUTES).returning(_DISPUTES.c.id, sort_by_parameter_order=True),
+            [
+                {
+                    "game_id": game_id,
+                    "number": d.number,
+                    "by": d.by,
+                    "claim": d.claim,
+                    "mode": d.mode,
+                    "knocker": d.knocker,
+                    "input": d.input,
+                    "ruling": d.ruling,
+                    "recorded": d.recorded,
+                    "differences": d.differences,
+                    "status": d.status,
+                    "reason": d.reason,
+                    "opened_at": d.opened_at,
+                    "opened_key_id": None,
+                    "resolved_at": d.resolved_at,
+                    "resolved_key_id": None,
+                }
+                for game_id, d in rows
+            ],
+        )
+        .scalars()
+        .all()
+    )
+    return {(game_id, d.id): n for (game_id, d), n in zip(rows, new, strict=True)}
+
+
+def _revision_row(
+    r: ImportedRevision, ids: dict[int, int], game_id: int, disputes: dict[tuple[int, int], int]
+) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "number": r.number,
+        "revision": r.revision,
+        "action": r.action,
+        "mode": r.mode,
+        **_mapped(r.seating, ids),
+        "knocker": r.knocker,
+        "input": r.input,
+        "ruling": r.ruling,
+        "scores_after": {str(ids[p]): n for p, n in r.scores.items()},
+        "game_scores": {str(ids[p]): n for p, n in r.game_scores.items()},
+        "made_at": r.made_at,
+        "key_id": None,
+        "reason": r.reason,
+        "dispute_id": None if r.dispute is None else disputes[(game_id, r.dispute)],
+    }
+
+
 _PLAYERS = Player.__table__
 _MEMBERS = LeagueMember.__table__
 _GAMES = Game.__table__
 _HANDS = Hand.__table__
 _GAME_PLAYERS = GamePlayer.__table__
+_REVISIONS = HandRevision.__table__
+_DISPUTES = Dispute.__table__

@@ -16,8 +16,21 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_ID, CardField, Name, UTCDateTime, id_field, visibility_field
-from schemas.hands import HandInSchema
+from schemas.disputes import MAX_CLAIM
+from schemas.fields import (
+    DISPUTE_STATUSES,
+    MAX_ID,
+    MODES,
+    REVISION_ACTIONS,
+    ROLES,
+    CardField,
+    Name,
+    Text,
+    UTCDateTime,
+    id_field,
+    visibility_field,
+)
+from schemas.hands import MAX_REASON, HandInSchema
 from schemas.numbers import NumberOutOfRangeError, loads
 from schemas.rules import RulesSchema
 
@@ -65,8 +78,71 @@ class _Hand(Schema):
             )
 
 
-class GameImportSchema(Schema):
-    """One game of the document."""
+def _scores(**kwargs: Any) -> fields.Dict:
+    return fields.Dict(
+        keys=fields.String(validate=_PLAYER_KEY),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
+        **kwargs,
+    )
+
+
+class _Revision(Schema):
+    """One version of a hand (``models.revisions.HandRevision``), without the
+    key that made it: key ids are the exporting server's own."""
+
+    number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
+    revision = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
+    action = fields.String(required=True, validate=validate.OneOf(REVISION_ACTIONS))
+    mode = fields.String(required=True, validate=validate.OneOf(MODES))
+    seating = fields.Nested(_Roles, required=True)
+    knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
+    # Loaded with HandInSchema by api.judging, unless given exactly as an input loaded already.
+    input = fields.Dict(required=True)
+    ruling = fields.Raw(required=True)  # compared with the referee's ruling of the input
+    scores = _scores(required=True)
+    game_scores = _scores(required=True)
+    made_at = UTCDateTime(required=True)
+    reason = Text(MAX_REASON, required=True, allow_none=True)
+    dispute = id_field(required=True, allow_none=True)  # the id of one of the game's disputes in the document
+
+
+class _Result(Schema):
+    outcome = fields.String(required=True, validate=validate.Length(max=_SHORT))
+    scorer = fields.String(required=True, allow_none=True, validate=validate.Length(max=_SHORT))
+    points = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_ID))
+
+
+class _Dispute(Schema):
+    """A dispute (``models.disputes.Dispute``), without the keys that opened
+    and resolved it; ``id`` is the document's own (1, 2, ... in each game)."""
+
+    id = id_field(required=True)
+    number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
+    by = fields.String(required=True, validate=validate.OneOf(ROLES))
+    claim = Text(MAX_CLAIM, required=True)
+    mode = fields.String(required=True, validate=validate.OneOf(MODES))
+    knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
+    input = fields.Dict(required=True)  # loaded with HandInSchema by api.judging
+    ruling = fields.Raw(required=True)  # compared with the referee's ruling of the input
+    recorded = fields.Nested(_Result, required=True)
+    differences = fields.List(fields.Raw(), required=True)  # compared with how recorded and ruling differ
+    status = fields.String(required=True, validate=validate.OneOf(DISPUTE_STATUSES))
+    reason = Text(MAX_REASON, required=True, allow_none=True)
+    opened_at = UTCDateTime(required=True)
+    resolved_at = UTCDateTime(required=True, allow_none=True)
+
+    @validates_schema
+    def _resolved_after_opened(self, data: dict[str, Any], **kwargs: Any) -> None:
+        resolved = data["resolved_at"]
+        if resolved is not None and resolved < data["opened_at"]:
+            raise ValidationError(
+                f"{resolved.isoformat()} is before the dispute was opened ({data['opened_at'].isoformat()})",
+                "resolved_at",
+            )
+
+
+class GameImportSchemaV1(Schema):
+    """One game of a document of format 1: its hands, without their record."""
 
     id = id_field(required=True)  # the game's id in the document; an import gives it a new one
     played_at = UTCDateTime(required=True)
@@ -82,6 +158,17 @@ class GameImportSchema(Schema):
     )
     winner = id_field(required=True, allow_none=True)
     hands = fields.List(fields.Nested(_Hand), required=True)
+
+
+class GameImportSchema(GameImportSchemaV1):
+    """One game of the document: its hands that stand, and its whole record."""
+
+    revisions = fields.List(fields.Nested(_Revision), required=True)
+    disputes = fields.List(fields.Nested(_Dispute), required=True)
+
+
+#: the schema of a game, by the document's ``format_version``
+GAME_SCHEMAS: dict[int, type[GameImportSchemaV1]] = {1: GameImportSchemaV1, 2: GameImportSchema}
 
 
 class _Player(Schema):
@@ -100,7 +187,7 @@ class LeagueImportSchema(Schema):
     with :class:`GameImportSchema` when it is judged."""
 
     format = fields.String(required=True, validate=validate.Equal("ginref.league"))
-    format_version = fields.Integer(strict=True, required=True, validate=validate.Equal(1))
+    format_version = fields.Integer(strict=True, required=True, validate=validate.OneOf([1, 2]))
     league = fields.Nested(_League, required=True)
     players = fields.List(fields.Nested(_Player), required=True)
     games = fields.List(fields.Raw(), required=True)

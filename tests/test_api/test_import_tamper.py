@@ -183,6 +183,10 @@ def remap(doc: dict[str, Any], exported: dict[str, Any]) -> dict[str, Any]:
             g["winner"] = players[g["winner"]]
         for h in g["hands"]:
             h["seating"] = {k: players[v] for k, v in h["seating"].items()}
+        for r in g.get("revisions", []):
+            r["seating"] = {k: players[v] for k, v in r["seating"].items()}
+            r["scores"] = {str(players[int(k)]): v for k, v in r["scores"].items()}
+            r["game_scores"] = {str(players[int(k)]): v for k, v in r["game_scores"].items()}
     return out
 
 
@@ -253,6 +257,16 @@ def drop(path: str) -> Change:
     def change(doc: dict[str, Any]) -> None:
         node, key = _parent(doc, path)
         del node[key]
+
+    return change
+
+
+def both(*changes: Change) -> Change:
+    """Several changes at once (a hand and its last revision, say)."""
+
+    def change(doc: dict[str, Any]) -> None:
+        for c in changes:
+            c(doc)
 
     return change
 
@@ -449,9 +463,19 @@ def input_cases() -> Iterator[Case]:
         put(f"{i}.knocker_hand.cards[9]", "QS"),
         refused_ruling(H[0], ".knocker.deadwood[0]", ".knocker.deadwood_count", ".points"),
     )
-    yield Case("input: no discard", put(f"{i}.knocker_hand.discard", None), KEPT)
+    r = f"{G1}.revisions[0].input"  # hand 1's one revision, which is the hand (R26)
     yield Case(
-        "input: the discard not given", drop(f"{i}.knocker_hand.discard"), put(f"{i}.knocker_hand.discard", None)
+        "input: no discard", both(put(f"{i}.knocker_hand.discard", None), put(f"{r}.knocker_hand.discard", None)), KEPT
+    )
+    yield Case(
+        "input: no discard in the hand, its revision's kept (R26)",
+        put(f"{i}.knocker_hand.discard", None),
+        Refused(r, rule="R26"),
+    )
+    yield Case(
+        "input: the discard not given",
+        both(drop(f"{i}.knocker_hand.discard"), drop(f"{r}.knocker_hand.discard")),
+        both(put(f"{i}.knocker_hand.discard", None), put(f"{r}.knocker_hand.discard", None)),
     )  # stored as given: null
     yield Case("input: the defender's melds not given", drop(f"{i}.defender_hand.melds"), HARMLESS)  # null
     yield Case(
@@ -767,7 +791,7 @@ def _cut(cut: dict[str, str], *cards: str) -> dict[str, str]:
 
 def league_cases() -> Iterator[Case]:
     yield Case("format: another", put("format", "ginref.tournament"), Refused("format"))
-    yield Case("format_version: another", put("format_version", 2), Refused("format_version"))
+    yield Case("format_version: another", put("format_version", 3), Refused("format_version"))
     yield Case("format_version: a string", put("format_version", "1"), Refused("format_version"))
     yield Case("league.id: another", put("league.id", 999999), HARMLESS)
     yield Case("league.id: a string", put("league.id", "1"), Refused("league.id"))
@@ -925,7 +949,18 @@ def test_the_untampered_export_imports_and_exports_again_the_same_apart_from_ids
     after = row_counts(api.client.application)
     assert {
         t: after[t] - before[t]
-        for t in ("league", "player", "league_member", "game", "hand", "game_player", "league_player", "api_key")
+        for t in (
+            "league",
+            "player",
+            "league_member",
+            "game",
+            "hand",
+            "game_player",
+            "league_player",
+            "api_key",
+            "hand_revision",
+            "dispute",
+        )
     } == {
         "league": 1,
         "player": 4,
@@ -935,6 +970,8 @@ def test_the_untampered_export_imports_and_exports_again_the_same_apart_from_ids
         "game_player": 9,
         "league_player": 4,
         "api_key": 1,
+        "hand_revision": 8,  # the long game's five hands and one correction, the short game's two hands
+        "dispute": 0,
     }
     # and a second round trip changes nothing
     again = import_and_export(api, exported)

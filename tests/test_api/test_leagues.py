@@ -1152,6 +1152,10 @@ def remap(doc: dict[str, Any], league_id: int, players: dict[int, int], games: d
             g["winner"] = players[g["winner"]]
         for h in g["hands"]:
             h["seating"] = {k: players[v] for k, v in h["seating"].items()}
+        for r in g.get("revisions", []):
+            r["seating"] = {k: players[v] for k, v in r["seating"].items()}
+            r["scores"] = {str(players[int(k)]): v for k, v in r["scores"].items()}
+            r["game_scores"] = {str(players[int(k)]): v for k, v in r["game_scores"].items()}
     return out
 
 
@@ -1169,7 +1173,7 @@ def test_export_import_export_is_identical_apart_from_ids(api: Api) -> None:
     text, doc = export(api, league.id)
     assert (doc["format"], doc["format_version"], doc["league"]) == (
         "ginref.league",
-        1,
+        2,
         {"id": league.id, "name": "Gin du jeudi — Café «Bézique»", "visibility": "public"},
     )
     assert len(doc["games"]) == 23 and sum(len(g["hands"]) for g in doc["games"]) == 61
@@ -1530,7 +1534,7 @@ IMPORT_FAULTS = [
         "games[5].scores",
     ),
     ("an unknown format", lambda d: d.update(format="ginref.tournament"), "format"),
-    ("an unknown format version", lambda d: d.update(format_version=2), "format_version"),
+    ("an unknown format version", lambda d: d.update(format_version=3), "format_version"),
     ("hands numbered out of order", lambda d: d["games"][3]["hands"][1].update(number=3), "games[3].hands[1].number"),
     (
         "a player who is not in the document",
