@@ -63,6 +63,7 @@ class Seeder:
         self.keys: dict[tuple[str, int], str] = {}
         self.cards_hands: list[list[int]] = []  # [game, number] of the hands recorded by cards
         self.disputes: list[list[int]] = []  # [game, number, dispute] of the disputes left open
+        self.share_keys: list[list[Any]] = []  # [scope, owner, share key id] to revoke
 
     def _post(self, path: str, body: Any, key: str | None = None, etag: str | None = None) -> Any:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
@@ -78,7 +79,13 @@ class Seeder:
     def league(self, name: str, members: list[int]) -> int:
         body = self._post("/leagues", {"name": name, "members": members}).json()
         self.keys[("league", body["id"])] = body["key"]
+        self.share(f"/leagues/{body['id']}", "league", int(body["id"]), body["key"])
         return int(body["id"])
+
+    def share(self, path: str, scope: str, owner: int, key: str) -> None:
+        for label in ("board", "phone", "club room"):
+            share = self._post(f"{path}/share-key", {"label": label}, key).json()
+            self.share_keys.append([scope, owner, int(share["id"])])
 
     def game(
         self, players: list[int], league: int | None, *, cut: bool, rules: dict[str, int], hands: list[dict[str, Any]]
@@ -96,6 +103,7 @@ class Seeder:
         game = response.json()
         if league is None:
             key = self.keys[("game", game["id"])] = game["key"]
+            self.share(f"/games/{game['id']}", "game", int(game["id"]), key)
         etag = response.headers["ETag"]
         for number, hand in enumerate(hands, start=1):
             etag = self._post(f"/games/{game['id']}/hands", hand, key, etag).headers["ETag"]
@@ -153,6 +161,7 @@ def seed(base: str) -> dict[str, Any]:
         "imports": [s.export(leagues[1])],
         "cards_hands": s.cards_hands,
         "disputes": s.disputes,
+        "share_keys": s.share_keys,
     }
 
 

@@ -59,8 +59,10 @@ if sys.version_info < (3, 11, 8) or sys.version_info[:3] == (3, 12, 0):
     ast.parse = _locked_parse  # type: ignore[assignment]
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
-GAME_PATH = re.compile(r"^/api/v1/games/([0-9]+)(/hands(?:/[^/]*(?:/disputes(?:/[^/]*/resolution)?)?)?|/key)?$")
-LEAGUE_PATH = re.compile(r"^/api/v1/leagues/([0-9]+)/(key|members)$")
+GAME_PATH = re.compile(
+    r"^/api/v1/games/([0-9]+)(/hands(?:/[^/]*(?:/disputes(?:/[^/]*/resolution)?)?)?|/key|/share-key|/share-keys/[^/]*)?$"
+)
+LEAGUE_PATH = re.compile(r"^/api/v1/leagues/([0-9]+)(?:/(key|members|share-key|share-keys/[^/]*))?$")
 
 BASE = os.environ.get("GINREF_FUZZ_BASE", "").rstrip("/")
 COUNTS = os.environ.get("GINREF_FUZZ_COUNTS")
@@ -70,6 +72,7 @@ _keys: dict[tuple[str, int], str] = {}
 _imports: list[Any] = []
 _cards_hands: list[list[int]] = []  # [game, number]: hands that can be disputed without cards
 _disputes: list[list[int]] = []  # [game, number, dispute]: open disputes, each resolved once
+_share_keys: dict[str, list[list[int]]] = {"league": [], "game": []}  # [owner, share key]: each revoked once
 _local = threading.local()
 
 
@@ -84,6 +87,8 @@ def _load_state() -> None:
     _imports.extend(state.get("imports", []))
     _cards_hands.extend(state.get("cards_hands", []))
     _disputes.extend(state.get("disputes", []))
+    for scope, owner, share_key in state.get("share_keys", []):
+        _share_keys[scope].append([int(owner), int(share_key)])
 
 
 _load_state()
@@ -145,7 +150,8 @@ def _positive(case: Any) -> bool:
 
 def _aim_at_disputes(case: Any) -> None:
     """Half the positive cases of a dispute's writes go to a hand that has one
-    to open or resolve: made-up ids would almost never meet."""
+    to open or resolve, and of a share key's revocation to one that is there:
+    made-up ids would almost never meet."""
     if not _positive(case) or random.random() < 0.5:
         return
     params = case.path_parameters
@@ -156,6 +162,12 @@ def _aim_at_disputes(case: Any) -> None:
             params["game_id"], params["number"], params["dispute_id"] = target
     elif case.path.endswith("/disputes") and _cards_hands:
         params["game_id"], params["number"] = random.choice(_cards_hands)
+    elif "/share-keys/" in case.path:  # a share key to revoke
+        scope = "league" if case.path.startswith("/api/v1/leagues") else "game"
+        with _lock:
+            target = _share_keys[scope].pop() if _share_keys[scope] else None
+        if target is not None:
+            params[f"{scope}_id"], params["share_key_id"] = target
 
 
 @schemathesis.hook
