@@ -1,0 +1,324 @@
+"""How close a hand write is to the least Flask can do: ginref's
+``POST /games/{game_id}/hands`` (by cards, nothing declared) beside a minimal
+Flask app and a bare WSGI function doing the same work (parse the 20 cards,
+``judge_hand``, one INSERT, commit, return the ruling as JSON), and
+``judge_hand`` alone; and ginref's ``GET /games/{game_id}`` (200 and 304)
+beside its ``/health``.
+
+    python bench/limit.py [--n 300] [--rounds 5] [--instructions]
+
+Every variant is called in this process through the same WSGI call (an
+environ built once per request shape, no test client, no sockets), on a
+SQLite file. Each round runs every variant ``--n`` times, in an order rotated
+from round to round; the CPU time per request (``time.process_time``) is the
+median over rounds, with the range. ``--instructions`` also counts
+instructions per request with callgrind (valgrind), which this noisy machine
+cannot disturb: each variant runs in a child process under callgrind with
+``--n`` calls and with none, and the difference is divided by ``--n``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from flask import Flask, Response, request  # noqa: E402
+from werkzeug.test import EnvironBuilder  # noqa: E402
+
+from app import create_app  # noqa: E402
+from models import db  # noqa: E402
+from referee import judge_hand, parse_card  # noqa: E402
+from schemas.rulings import ruling_dict  # noqa: E402
+
+# R15/R16: the knocker keeps AS (1), the defender lays 8H and 9H off and keeps 7: 6 points.
+KNOCKER = ["5H", "6H", "7H", "2S", "2D", "2C", "JS", "JD", "JC", "AS"]
+DEFENDER = ["8H", "9H", "3D", "4D", "5D", "8C", "9C", "10C", "3S", "4C"]
+HAND = {"knocker": "box", "knocker_hand": {"cards": KNOCKER}, "defender_hand": {"cards": DEFENDER}}
+HANDS_PER_GAME = 100  # 6 points a hand: far from the target of 1000
+
+
+def _environ(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    builder = EnvironBuilder(
+        path=path, method=method, data=data, headers=headers or {}, content_type="application/json" if data else None
+    )
+    try:
+        return dict(builder.get_environ())
+    finally:
+        builder.close()
+
+
+def _call(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> tuple[str, bytes]:
+    environ = dict(environ)
+    body = environ.get("wsgi.input")
+    if body is not None:
+        environ["wsgi.input"] = io.BytesIO(body.getvalue() if hasattr(body, "getvalue") else b"")
+    status: list[str] = []
+
+    def start_response(s: str, _headers: list[tuple[str, str]], _exc: Any = None) -> Callable[[bytes], None]:
+        status.append(s)
+        return lambda _b: None
+
+    result = app(environ, start_response)
+    try:
+        out = b"".join(result)
+    finally:
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+    return status[0], out
+
+
+# --- the least work: the same hand judged and stored, in Flask and in bare WSGI ---------------------------
+
+
+def _store(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE IF NOT EXISTS hand (id INTEGER PRIMARY KEY, input TEXT, ruling TEXT)")
+    db.commit()
+
+
+def _judge(data: dict[str, Any]) -> dict[str, Any]:
+    knocker = [parse_card(c) for c in data["knocker_hand"]["cards"]]
+    defender = [parse_card(c) for c in data["defender_hand"]["cards"]]
+    return ruling_dict(judge_hand(knocker, defender))
+
+
+def minimal_flask(path: str) -> Flask:
+    app = Flask("minimal")
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    _store(db)
+
+    @app.post("/hands")
+    def record() -> Response:
+        data = request.get_json()
+        ruling = _judge(data)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO hand (input, ruling) VALUES (?, ?)", (json.dumps(data), json.dumps(ruling)))
+        db.execute("COMMIT")
+        return app.response_class(json.dumps(ruling), status=201, mimetype="application/json")
+
+    return app
+
+
+def bare_wsgi(path: str) -> Callable[..., Iterable[bytes]]:
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    _store(db)
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        data = json.loads(environ["wsgi.input"].read(length))
+        ruling = _judge(data)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO hand (input, ruling) VALUES (?, ?)", (json.dumps(data), json.dumps(ruling)))
+        db.execute("COMMIT")
+        body = json.dumps(ruling).encode()
+        start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        return [body]
+
+    return app
+
+
+# --- ginref itself ----------------------------------------------------------------------------------------
+
+
+class Ginref:
+    """ginref's app on a SQLite file, with games to record hands into."""
+
+    def __init__(self, path: str) -> None:
+        self.app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                "RATELIMIT_WRITES": "100000000 per minute",  # counted as in production, never reached
+            }
+        )
+        with self.app.app_context():
+            db.create_all()
+        players = [self._post("/api/v1/players", {"name": n})["id"] for n in ("Ann", "Bob", "Cy")]
+        self.players = players
+        self.hands = 0
+        self.game: dict[str, Any] = {}
+        self._new_game()
+        self.read = _environ("GET", f"/api/v1/games/{self.game['id']}")
+
+    def _post(self, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
+        status, out = _call(self.app, _environ("POST", path, body, headers))
+        assert status.startswith("201"), (status, out[:300])
+        return json.loads(out)
+
+    def _new_game(self) -> None:
+        p = self.players
+        self.game = self._post(
+            "/api/v1/games",
+            {
+                "players": p,
+                "roles": {"box": p[0], "captain": p[1], "sitter": p[2]},
+                "rules": {"target_score": 1000},
+            },
+        )
+        self.write = _environ(
+            "POST",
+            f"/api/v1/games/{self.game['id']}/hands",
+            HAND,
+            {"Authorization": f"Bearer {self.game['key']}", "If-Match": "*"},
+        )
+        self.hands = 0
+
+    def next_write(self) -> dict[str, Any]:
+        """The request for the next hand (a new game, untimed, every HANDS_PER_GAME hands)."""
+        if self.hands == HANDS_PER_GAME:
+            self._new_game()
+        self.hands += 1
+        return self.write
+
+    def not_modified(self) -> dict[str, Any]:
+        """A read of the game with its current ETag (a 304 while no hand is recorded)."""
+        etag = f'"g{self.game["id"]}v{self.game["version"]}"'
+        return _environ("GET", f"/api/v1/games/{self.game['id']}", headers={"If-None-Match": etag})
+
+
+def variants(tmp: str) -> dict[str, Callable[[], Any]]:
+    ginref = Ginref(os.path.join(tmp, "ginref.sqlite3"))
+    flask_app = minimal_flask(os.path.join(tmp, "minimal.sqlite3"))
+    wsgi_app = bare_wsgi(os.path.join(tmp, "bare.sqlite3"))
+    write = _environ("POST", "/hands", HAND)
+    health = _environ("GET", "/health")
+    cards_k = [parse_card(c) for c in KNOCKER]
+    cards_d = [parse_card(c) for c in DEFENDER]
+    still = Ginref(os.path.join(tmp, "still.sqlite3"))  # a game no one writes to, for the 304
+    not_modified = still.not_modified()
+
+    def ginref_write() -> Any:
+        status, out = _call(ginref.app, ginref.next_write())
+        assert status.startswith("201"), (status, out[:300])
+
+    def ginref_read() -> Any:
+        status, _ = _call(ginref.app, ginref.read)
+        assert status.startswith("200"), status
+
+    def ginref_304() -> Any:
+        status, _ = _call(still.app, not_modified)
+        assert status.startswith("304"), status
+
+    return {
+        "ginref POST /games/{game_id}/hands": ginref_write,
+        "minimal Flask app, same work": lambda: _call(flask_app, write),
+        "bare WSGI function, same work": lambda: _call(wsgi_app, write),
+        "judge_hand alone": lambda: judge_hand(cards_k, cards_d),
+        "ginref GET /games/{game_id}": ginref_read,
+        "ginref GET /games/{game_id}, 304": ginref_304,
+        "ginref GET /health": lambda: _call(ginref.app, health),
+    }
+
+
+def measure(n: int, rounds: int) -> dict[str, list[float]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        calls = variants(tmp)
+        names = list(calls)
+        for name in names:  # warm up: schemas built, statements compiled, pages cached
+            for _ in range(20):
+                calls[name]()
+        per_round: dict[str, list[float]] = {name: [] for name in names}
+        for r in range(rounds):
+            order = names[r % len(names) :] + names[: r % len(names)]
+            for name in order:
+                call = calls[name]
+                started = time.process_time()
+                for _ in range(n):
+                    call()
+                per_round[name].append((time.process_time() - started) / n)
+        return per_round
+
+
+def instructions(name: str, n: int) -> float | None:
+    """Instructions per call of variant ``name`` under callgrind, or None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    counts = []
+    for calls in (n, 0):
+        result = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                sys.executable,
+                __file__,
+                "--only",
+                name,
+                "--n",
+                str(calls),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
+        line = next((ln for ln in result.stderr.splitlines() if "Collected :" in ln), None)
+        if line is None:
+            return None
+        counts.append(int(line.rsplit(":", 1)[1].strip()))
+    return (counts[0] - counts[1]) / n
+
+
+def _only(name: str, n: int) -> None:
+    """One variant, ``n`` times, after its setup and warm-up (a child of --instructions)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        call = variants(tmp)[name]
+        for _ in range(20):
+            call()
+        for _ in range(n):
+            call()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=300, help="calls per variant per round")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true", help="also count instructions with callgrind")
+    parser.add_argument("--only", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.only:
+        _only(args.only, args.n)
+        return 0
+    started = time.monotonic()
+    results = measure(args.n, args.rounds)
+    load = os.getloadavg()[0]
+    base = statistics.median(results["minimal Flask app, same work"])
+    health = statistics.median(results["ginref GET /health"])
+    print(f"\n{args.rounds} rounds x {args.n} calls, CPU time per call; load average {load:.1f}\n")
+    header = f"| {'variant':<34} | {'CPU median':>10} | {'range':>17} | {'x minimal Flask':>15} | {'x /health':>9} |"
+    if args.instructions:
+        header += f" {'instructions':>12} |"
+    print(header)
+    print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    for name, times in results.items():
+        median = statistics.median(times)
+        row = (
+            f"| {name:<34} | {median * 1e3:>7.3f} ms | {min(times) * 1e3:>6.3f}-{max(times) * 1e3:.3f} ms "
+            f"| {median / base:>15.2f} | {median / health:>9.2f} |"
+        )
+        if args.instructions:
+            count = instructions(name, max(20, args.n // 10))
+            row += f" {'n/a' if count is None else f'{count / 1e6:.2f} M':>12} |"
+        print(row)
+    print(f"\n{time.monotonic() - started:.0f} s wall time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
