@@ -15,7 +15,6 @@ from api.games import load_game
 from api.judging import Judged, judge_cards
 from models import Dispute, Game, Hand, db
 from models.disputes import disputes_of
-from models.game import GameRow
 from schemas.disputes import DisputeArgsSchema, DisputeInSchema, DisputeListSchema, DisputeSchema, ResolutionInSchema
 from schemas.hands import HandInSchema
 
@@ -52,11 +51,6 @@ def _dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
     return dispute
 
 
-def _game(game_id: int) -> None:
-    if GameRow.read(game_id) is None:
-        raise not_found("game", game_id)
-
-
 @blp.route("/hands/<id:number>/disputes", methods=["POST"])
 @blp.arguments(DisputeInSchema())
 @blp.response(201, DisputeSchema, headers=ETAG_HEADER)
@@ -83,7 +77,6 @@ def open_dispute(data: dict[str, Any], game_id: int, number: int) -> tuple[Dispu
 @keyed_read(blp, scope="game")
 def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
     """A hand's disputes, open and resolved, oldest first"""
-    _game(game_id)
     items = [d for d in disputes_of(game_id, number) if args.get("status") in (None, d.status)]
     return {"items": items}
 
@@ -93,7 +86,6 @@ def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> dict[
 @keyed_read(blp, scope="game")
 def get_dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
     """One dispute"""
-    _game(game_id)
     return _dispute(game_id, number, dispute_id)
 
 
@@ -120,5 +112,4 @@ def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id:
 @keyed_read(blp, scope="game")
 def list_game_disputes(args: dict[str, Any], game_id: int) -> dict[str, Any]:
     """A game's disputes, open and resolved, oldest first"""
-    _game(game_id)
     return {"items": [d for d in disputes_of(game_id) if args.get("status") in (None, d.status)]}

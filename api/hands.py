@@ -108,8 +108,6 @@ class HandByNumber(MethodView):
 @keyed_read(blp, scope="game")
 def get_revisions(game_id: int, number: int) -> dict[str, Any]:
     """Every version of a hand, oldest first: recorded, each correction, an undo"""
-    if GameRow.read(game_id) is None:
-        raise not_found("game", game_id)
     revisions = revisions_of(game_id, number)
     if not revisions:
         raise not_found(f"hand {number} in game", game_id)
