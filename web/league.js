@@ -100,11 +100,42 @@ export async function leagueScreen(root, params) {
       }, t("league.compare")),
       h2h,
       h("h3", {}, t("league.exports")),
-      h("p", {}, h("a", { href: urls.json, class: "link", download: "" }, t("league.export_json")), " · ", h("a", { href: urls.csv, class: "link", download: "" }, t("league.export_csv"))),
+      h("p", {}, exportLink(leagueId, "json", urls.json, status), " · ", exportLink(leagueId, "csv", urls.csv, status)),
     );
   } catch (error) {
     replace(status, problemView(error instanceof ApiError ? error : { network: true }));
   }
+}
+
+/**
+ * An export as a link the page follows itself: it fetches with the key this
+ * phone holds (a private league's export needs it, and a link cannot carry
+ * it) and saves the answer as a file.
+ */
+function exportLink(leagueId, kind, href, status) {
+  return h(
+    "a",
+    {
+      href,
+      class: `link export-${kind}`,
+      download: "",
+      onclick: async (event) => {
+        event.preventDefault();
+        try {
+          const { blob, name } = await api.exportFile(leagueId, kind);
+          const url = URL.createObjectURL(blob);
+          const save = h("a", { href: url, download: name, hidden: true });
+          document.body.append(save);
+          save.click();
+          save.remove();
+          setTimeout(() => URL.revokeObjectURL(url), 60000); // after the browser has taken it
+        } catch (error) {
+          replace(status, problemView(error instanceof ApiError ? error : { network: true }));
+        }
+      },
+    },
+    t(`league.export_${kind}`),
+  );
 }
 
 async function playerHistory(root, league, playerId, names) {

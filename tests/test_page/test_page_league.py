@@ -3,7 +3,9 @@ standings as the API sorts them, head to head, a player's history, exports."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 import requests
@@ -128,3 +130,23 @@ def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_shar
     expect(stranger.locator(".status .ask-link")).to_be_visible()
     for phone in (first, second):
         assert [u for u in phone.requests if key in u or share.group(1) in u] == []
+
+
+def test_a_private_leagues_json_export_downloads_from_the_page_with_the_phones_key(phones, api: Api) -> None:
+    ids = [api.player(f"{n}-export") for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/leagues", {"name": "Closed club", "members": ids, "visibility": "private"}).json()
+    lid, key = league["id"], league["key"]
+    assert requests.get(f"{api.base}/leagues/{lid}/export", timeout=10).status_code == 404  # no key, no export
+    phone = phones()
+    page = phone.open(f"league={lid}&key={key}")
+    page.wait_for_selector(".standings")
+    with page.expect_download() as info:
+        page.click("a.export-json")
+    download = info.value
+    assert download.suggested_filename == f"league-{lid}.json"
+    doc = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert doc["league"] == {"id": lid, "name": "Closed club", "visibility": "private"}
+    with page.expect_download() as info:
+        page.click("a.export-csv")
+    assert info.value.suggested_filename == f"league-{lid}.csv"
+    assert [u for u in phone.requests if key in u or "key=" in u] == []  # in the header only
