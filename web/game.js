@@ -233,7 +233,11 @@ export function gameScreen(root, gameId) {
         h("details", { class: "qr" }, h("summary", {}, t("share.qr")), qrSvg(scorer, t("share.qr_label"))),
       );
     }
-    if (!key) items.push(h("p", { class: "readonly-note" }, t("share.read_only")));
+    if (!key) {
+      // a share key reads only: this phone watches; with no key at all it just has the public board
+      const watching = shareGameKey(game.id) || (game.league_id && shareLeagueKey(game.league_id));
+      items.push(h("p", { class: `readonly-note${watching ? " watching" : ""}` }, t(watching ? "share.watching" : "share.read_only")));
+    }
     replace(parts.share, items);
   }
 

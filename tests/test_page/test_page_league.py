@@ -118,6 +118,7 @@ def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_shar
     watcher = second.open(spectator.split("#", 1)[1])
     watcher.wait_for_selector(".readonly-note")
     assert watcher.url.endswith(f"#game={game_id}")  # the share key and the league out of the address
+    expect(watcher.locator(".readonly-note")).to_have_text("Watching: read-only.")  # the league's share key
     page.click('button[data-mode="counts"]')
     page.fill("#count-knocker", "5")
     page.fill("#count-defender", "25")
