@@ -162,17 +162,27 @@ export const api = {
    * would rotate it and cut off the phones that hold the old one.
    */
   async spectatorKey(game) {
-    const leagueId = game.league_id;
-    const kept = leagueId ? shareLeagueKey(leagueId) : shareGameKey(game.id);
+    if (game.league_id) return api.leagueSpectatorKey(game.league_id);
+    const kept = shareGameKey(game.id);
     if (kept) return kept;
-    const path = leagueId ? `/leagues/${leagueId}/share-key` : `/games/${game.id}/share-key`;
-    const result = await call("POST", path, {
+    const result = await call("POST", `/games/${game.id}/share-key`, {
       body: { label: "spectators" },
       key: writeKey(game),
       idempotencyKey: newIdempotencyKey(),
     });
-    if (leagueId) setShareLeagueKey(leagueId, result.data.key);
-    else setShareGameKey(game.id, result.data.key);
+    setShareGameKey(game.id, result.data.key);
+    return result.data.key;
+  },
+  /** The same for a private league (its standings, games and exports), with its write key. */
+  async leagueSpectatorKey(leagueId) {
+    const kept = shareLeagueKey(leagueId);
+    if (kept) return kept;
+    const result = await call("POST", `/leagues/${leagueId}/share-key`, {
+      body: { label: "spectators" },
+      key: leagueKey(leagueId),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    setShareLeagueKey(leagueId, result.data.key);
     return result.data.key;
   },
 

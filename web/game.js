@@ -426,8 +426,8 @@ function remember(gameId) {
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
 }
 
-/** The scorer link as a QR code, drawn on the phone: the key never leaves it. */
-function qrSvg(text, label) {
+/** A link as a QR code, drawn on the phone: the key it carries never leaves it. */
+export function qrSvg(text, label) {
   const qr = qrcode(0, "M");
   qr.addData(text);
   qr.make();
