@@ -162,17 +162,27 @@ export const api = {
    * would rotate it and cut off the phones that hold the old one.
    */
   async spectatorKey(game) {
-    const leagueId = game.league_id;
-    const kept = leagueId ? shareLeagueKey(leagueId) : shareGameKey(game.id);
+    if (game.league_id) return api.leagueSpectatorKey(game.league_id);
+    const kept = shareGameKey(game.id);
     if (kept) return kept;
-    const path = leagueId ? `/leagues/${leagueId}/share-key` : `/games/${game.id}/share-key`;
-    const result = await call("POST", path, {
+    const result = await call("POST", `/games/${game.id}/share-key`, {
       body: { label: "spectators" },
       key: writeKey(game),
       idempotencyKey: newIdempotencyKey(),
     });
-    if (leagueId) setShareLeagueKey(leagueId, result.data.key);
-    else setShareGameKey(game.id, result.data.key);
+    setShareGameKey(game.id, result.data.key);
+    return result.data.key;
+  },
+  /** The same for a private league (its standings, games and exports), with its write key. */
+  async leagueSpectatorKey(leagueId) {
+    const kept = shareLeagueKey(leagueId);
+    if (kept) return kept;
+    const result = await call("POST", `/leagues/${leagueId}/share-key`, {
+      body: { label: "spectators" },
+      key: leagueKey(leagueId),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    setShareLeagueKey(leagueId, result.data.key);
     return result.data.key;
   },
 
@@ -234,7 +244,38 @@ export const api = {
     return result.data;
   },
   exportUrls: (id) => ({ json: `${BASE}/leagues/${id}/export`, csv: `${BASE}/leagues/${id}/export.csv` }),
+
+  /**
+   * A league's export ("json" or "csv") read with the key this phone holds:
+   * a link could not carry it, and a private league answers a keyless 404.
+   * {blob, name}, the name from Content-Disposition, else league-<id>.<ext>.
+   */
+  async exportFile(id, kind) {
+    const key = leagueReadKey(id);
+    const response = await fetch(api.exportUrls(id)[kind], {
+      headers: key ? { Authorization: `Bearer ${key}` } : {},
+      cache: "no-store",
+    });
+    if (!response.ok) {
+      let problem;
+      try {
+        problem = await response.json();
+      } catch {
+        problem = { status: response.status, title: response.statusText };
+      }
+      throw new ApiError(response.status, problem || { status: response.status, title: response.statusText });
+    }
+    const name = fileName(response.headers.get("Content-Disposition")) || `league-${id}.${kind}`;
+    return { blob: await response.blob(), name };
+  },
 };
+
+/** The file name in a Content-Disposition header, or null. */
+function fileName(disposition) {
+  const match = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(disposition || "");
+  const name = match && (match[1] || match[2]);
+  return name ? name.replace(/[\\/]/g, "_") : null;
+}
 
 /** A problem's last segment: "precondition-failed", or a rule "R14". */
 export function problemKind(problem) {

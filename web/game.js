@@ -233,7 +233,11 @@ export function gameScreen(root, gameId) {
         h("details", { class: "qr" }, h("summary", {}, t("share.qr")), qrSvg(scorer, t("share.qr_label"))),
       );
     }
-    if (!key) items.push(h("p", { class: "readonly-note" }, t("share.read_only")));
+    if (!key) {
+      // a share key reads only: this phone watches; with no key at all it just has the public board
+      const watching = shareGameKey(game.id) || (game.league_id && shareLeagueKey(game.league_id));
+      items.push(h("p", { class: `readonly-note${watching ? " watching" : ""}` }, t(watching ? "share.watching" : "share.read_only")));
+    }
     replace(parts.share, items);
   }
 
@@ -422,8 +426,8 @@ function remember(gameId) {
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
 }
 
-/** The scorer link as a QR code, drawn on the phone: the key never leaves it. */
-function qrSvg(text, label) {
+/** A link as a QR code, drawn on the phone: the key it carries never leaves it. */
+export function qrSvg(text, label) {
   const qr = qrcode(0, "M");
   qr.addData(text);
   qr.make();

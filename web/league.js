@@ -1,7 +1,8 @@
 // Leagues: standings (sorted as the API sorts), head to head, a player's
 // history, and the exports.
 
-import { ApiError, api } from "./api.js";
+import { ApiError, api, leagueKey, shareLeagueKey } from "./api.js";
+import { qrSvg } from "./game.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemView } from "./words.js";
@@ -99,12 +100,85 @@ export async function leagueScreen(root, params) {
         },
       }, t("league.compare")),
       h2h,
+      league.visibility === "private" ? spectatorSection(leagueId, status) : null,
       h("h3", {}, t("league.exports")),
-      h("p", {}, h("a", { href: urls.json, class: "link", download: "" }, t("league.export_json")), " · ", h("a", { href: urls.csv, class: "link", download: "" }, t("league.export_csv"))),
+      h("p", {}, exportLink(leagueId, "json", urls.json, status), " · ", exportLink(leagueId, "csv", urls.csv, status)),
     );
   } catch (error) {
     replace(status, problemView(error instanceof ApiError ? error : { network: true }));
   }
+}
+
+/**
+ * A private league's spectator link: its standings and games, read with a
+ * share key in the fragment. The phone with the write key issues it once
+ * (label "spectators") and keeps it; the same label again would rotate it.
+ */
+function spectatorSection(leagueId, status) {
+  const section = h("section", { class: "share", "aria-labelledby": "league-share-title" });
+  const draw = () => {
+    const share = shareLeagueKey(leagueId);
+    const items = [h("h3", { id: "league-share-title" }, t("share.title")), h("p", {}, t("league.spectator"))];
+    if (share) {
+      const link = `${location.origin}${location.pathname}#league=${leagueId}&share=${encodeURIComponent(share)}`;
+      items.push(
+        h("p", {}, h("a", { href: link, class: "link spectator-link" }, t("share.spectator_link"))),
+        h("input", { type: "text", class: "copy", readonly: true, value: link, "aria-label": t("league.spectator") }),
+        h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(link, t("league.spectator_qr_label"))),
+      );
+    } else if (leagueKey(leagueId)) {
+      items.push(
+        h("p", {}, h("button", {
+          type: "button",
+          class: "secondary",
+          id: "make-spectator-link",
+          onclick: async (event) => {
+            event.currentTarget.disabled = true;
+            try {
+              await api.leagueSpectatorKey(leagueId); // issued once, then kept on this phone
+            } catch (error) {
+              replace(status, problemView(error instanceof ApiError ? error : { network: true }));
+            }
+            draw();
+          },
+        }, t("share.make_spectator_link"))),
+      );
+    }
+    replace(section, items); // a private league read here was read with one of the two keys
+  };
+  draw();
+  return section;
+}
+
+/**
+ * An export as a link the page follows itself: it fetches with the key this
+ * phone holds (a private league's export needs it, and a link cannot carry
+ * it) and saves the answer as a file.
+ */
+function exportLink(leagueId, kind, href, status) {
+  return h(
+    "a",
+    {
+      href,
+      class: `link export-${kind}`,
+      download: "",
+      onclick: async (event) => {
+        event.preventDefault();
+        try {
+          const { blob, name } = await api.exportFile(leagueId, kind);
+          const url = URL.createObjectURL(blob);
+          const save = h("a", { href: url, download: name, hidden: true });
+          document.body.append(save);
+          save.click();
+          save.remove();
+          setTimeout(() => URL.revokeObjectURL(url), 60000); // after the browser has taken it
+        } catch (error) {
+          replace(status, problemView(error instanceof ApiError ? error : { network: true }));
+        }
+      },
+    },
+    t(`league.export_${kind}`),
+  );
 }
 
 async function playerHistory(root, league, playerId, names) {

@@ -3,7 +3,9 @@ standings as the API sorts them, head to head, a player's history, exports."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 import requests
@@ -116,6 +118,7 @@ def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_shar
     watcher = second.open(spectator.split("#", 1)[1])
     watcher.wait_for_selector(".readonly-note")
     assert watcher.url.endswith(f"#game={game_id}")  # the share key and the league out of the address
+    expect(watcher.locator(".readonly-note")).to_have_text("Watching: read-only.")  # the league's share key
     page.click('button[data-mode="counts"]')
     page.fill("#count-knocker", "5")
     page.fill("#count-defender", "25")
@@ -128,3 +131,57 @@ def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_shar
     expect(stranger.locator(".status .ask-link")).to_be_visible()
     for phone in (first, second):
         assert [u for u in phone.requests if key in u or share.group(1) in u] == []
+
+
+def test_a_private_leagues_json_export_downloads_from_the_page_with_the_phones_key(phones, api: Api) -> None:
+    ids = [api.player(f"{n}-export") for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/leagues", {"name": "Closed club", "members": ids, "visibility": "private"}).json()
+    lid, key = league["id"], league["key"]
+    assert requests.get(f"{api.base}/leagues/{lid}/export", timeout=10).status_code == 404  # no key, no export
+    phone = phones()
+    page = phone.open(f"league={lid}&key={key}")
+    page.wait_for_selector(".standings")
+    with page.expect_download() as info:
+        page.click("a.export-json")
+    download = info.value
+    assert download.suggested_filename == f"league-{lid}.json"
+    doc = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert doc["league"] == {"id": lid, "name": "Closed club", "visibility": "private"}
+    with page.expect_download() as info:
+        page.click("a.export-csv")
+    assert info.value.suggested_filename == f"league-{lid}.csv"
+    assert [u for u in phone.requests if key in u or "key=" in u] == []  # in the header only
+
+
+def test_a_private_leagues_spectator_link_is_issued_once_and_shows_the_standings_on_another_phone(
+    phones, api: Api
+) -> None:
+    ids = [api.player(f"{n}-watched") for n in ("Ann", "Bob", "Cy")]
+    league = api.post("/leagues", {"name": "Watched club", "members": ids, "visibility": "private"}).json()
+    lid, key = league["id"], league["key"]
+    first = phones()
+    page = first.open(f"league={lid}&key={key}")
+    page.wait_for_selector(".standings")
+    expect(page.locator(".spectator-link")).to_have_count(0)  # no share key until it is asked for
+    page.click("#make-spectator-link")
+    link = page.locator(".spectator-link")
+    expect(link).to_have_count(1)
+    spectator = link.get_attribute("href") or ""
+    share = re.search(rf"/#league={lid}&share=([^&]+)$", spectator)  # the share key in the fragment only
+    assert share and share.group(1) != key, spectator
+    expect(page.locator(".spectator-qr svg.qr-code")).to_have_count(1)
+    page.reload()  # kept: the same link, no new key
+    expect(page.locator(".spectator-link")).to_have_attribute("href", spectator)
+    keyed = {"Authorization": f"Bearer {key}"}
+    issued = requests.get(f"{api.base}/leagues/{lid}/share-keys", headers=keyed, timeout=10).json()["items"]
+    assert [k["label"] for k in issued] == ["spectators"]
+
+    second = phones()
+    watcher = second.open(spectator.split("#", 1)[1])
+    expect(watcher.locator(".standings tbody tr")).to_have_count(3)
+    expect(watcher.locator("h2")).to_have_text("Watched club")
+    assert "share=" not in watcher.url  # the share key stays on the phone, out of the address
+    expect(watcher.locator("#make-spectator-link")).to_have_count(0)
+    expect(watcher.locator(".spectator-link")).to_have_attribute("href", spectator)
+    for phone in (first, second):
+        assert [u for u in phone.requests if key in u or share.group(1) in u or "key=" in u or "share=" in u] == []

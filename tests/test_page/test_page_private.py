@@ -72,6 +72,7 @@ def test_a_private_game_is_watched_from_its_spectator_link_and_sees_a_hand_withi
     watcher = second.open(spectator.split("#", 1)[1])
     watcher.wait_for_selector(".readonly-note")
     assert "share=" not in watcher.url  # the share key stays on the phone, out of the address
+    expect(watcher.locator(".readonly-note")).to_have_text("Watching: read-only.")  # it holds a key: a reading one
     expect(watcher.locator(".scores tbody tr")).to_have_count(3)
     expect(watcher.locator("#save")).to_have_count(0)
     expect(watcher.locator(".spectator-link")).to_have_attribute("href", re.compile("&share="))
