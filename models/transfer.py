@@ -39,6 +39,22 @@ FORMAT = "ginref.league"
 FORMAT_VERSION = 2
 
 
+#: a dispute's members in an export document, as its columns hold them (its times are written apart)
+DISPUTE_FIELDS = (
+    "number",
+    "by",
+    "claim",
+    "mode",
+    "knocker",
+    "input",
+    "ruling",
+    "recorded",
+    "differences",
+    "status",
+    "reason",
+)
+
+
 def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
@@ -65,17 +81,7 @@ def _record(league_id: int) -> tuple[dict[int, list[dict[str, Any]]], dict[int, 
         of_game.append(
             {
                 "id": local[d.id],
-                "number": d.number,
-                "by": d.by,
-                "claim": d.claim,
-                "mode": d.mode,
-                "knocker": d.knocker,
-                "input": d.input,
-                "ruling": d.ruling,
-                "recorded": d.recorded,
-                "differences": d.differences,
-                "status": d.status,
-                "reason": d.reason,
+                **{name: getattr(d, name) for name in DISPUTE_FIELDS},
                 "opened_at": _iso(d.opened_at),
                 "resolved_at": _iso(d.resolved_at),
             }
@@ -469,17 +475,7 @@ def _dispute_ids(connection: Any, games: list[ImportedGame], game_ids: Sequence[
             [
                 {
                     "game_id": game_id,
-                    "number": d.number,
-                    "by": d.by,
-                    "claim": d.claim,
-                    "mode": d.mode,
-                    "knocker": d.knocker,
-                    "input": d.input,
-                    "ruling": d.ruling,
-                    "recorded": d.recorded,
-                    "differences": d.differences,
-                    "status": d.status,
-                    "reason": d.reason,
+                    **{name: getattr(d, name) for name in DISPUTE_FIELDS},
                     "opened_at": d.opened_at,
                     "opened_key_id": None,
                     "resolved_at": d.resolved_at,
