@@ -6,8 +6,12 @@ sent the way a careful client sends it, so that it reaches its view.
   (creating a league or a game outside a league, importing a league, rotating
   a key); every response is read for them, those of schemathesis' own
   requests included, so a rotation never leaves the run with a revoked key.
-- ``If-Match``: the game's current ETag, read just before each hand write (and
-  before a PATCH that carries one).
+- ``If-Match``: the game's current ETag, read (with the game's key, so that a
+  game made private stays in reach) just before each hand write, and before a
+  PATCH that carries one.
+- Half the positive cases of a write that only meets a resource the seed made
+  for it (a dispute to resolve, a share key to revoke, a game outside a league
+  whose rules or visibility change) go to one: made-up ids would rarely meet.
 - A fresh ``Idempotency-Key`` on every write.
 - ``POST /leagues/import`` has no body in the spec (the view reads the raw
   document): its positive cases send a real export document, without the
@@ -73,6 +77,7 @@ _imports: list[Any] = []
 _cards_hands: list[list[int]] = []  # [game, number]: hands that can be disputed without cards
 _disputes: list[list[int]] = []  # [game, number, dispute]: open disputes, each resolved once
 _share_keys: dict[str, list[list[int]]] = {"league": [], "game": []}  # [owner, share key]: each revoked once
+_leagues: dict[int, int | None] = {}  # game -> its league (None: outside any), whose key reads and writes it
 _local = threading.local()
 
 
@@ -89,6 +94,8 @@ def _load_state() -> None:
     _disputes.extend(state.get("disputes", []))
     for scope, owner, share_key in state.get("share_keys", []):
         _share_keys[scope].append([int(owner), int(share_key)])
+    for game_id, league_id in state.get("games", []):
+        _leagues[int(game_id)] = league_id
 
 
 _load_state()
@@ -133,10 +140,22 @@ def _league_of(body: Any) -> int | None:
     return league_id if isinstance(league_id, int) and not isinstance(league_id, bool) else None
 
 
+def _game_key(game_id: int) -> str | None:
+    """The key that writes (and reads) the game, if the run knows it."""
+    with _lock:
+        if game_id not in _leagues:
+            return None
+        league_id = _leagues[game_id]
+    return _key("league", league_id) if league_id is not None else _key("game", game_id)
+
+
 def _current_game(game_id: int) -> tuple[dict[str, Any], str] | None:
-    """The game as the server has it now, and its ETag; None if there is none."""
+    """The game as the server has it now (read with its key: it may have been
+    made private), and its ETag; None if there is none."""
+    key = _game_key(game_id)
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
     try:
-        response = _session().get(f"{BASE}/api/v1/games/{game_id}", timeout=20)
+        response = _session().get(f"{BASE}/api/v1/games/{game_id}", headers=headers, timeout=20)
     except requests.RequestException:
         return None
     if response.status_code != 200:
@@ -148,10 +167,22 @@ def _positive(case: Any) -> bool:
     return case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
 
 
-def _aim_at_disputes(case: Any) -> None:
+def _seat_seeded_players(body: dict[str, Any]) -> None:
+    """A generated game, outside any league, of the seeded players 1-3: made-up
+    player ids would almost never all exist."""
+    body["players"] = [1, 2, 3]
+    body.pop("league_id", None)
+    if isinstance(body.get("cut"), dict) and len(body["cut"]) == 3:
+        body["cut"] = dict(zip(("1", "2", "3"), body["cut"].values(), strict=True))
+    if isinstance(body.get("roles"), dict):
+        body["roles"] = {"box": 1, "captain": 2, "sitter": 3}
+
+
+def _aim_at_seeded(case: Any) -> None:
     """Half the positive cases of a dispute's writes go to a hand that has one
-    to open or resolve, and of a share key's revocation to one that is there:
-    made-up ids would almost never meet."""
+    to open or resolve, of a share key's revocation to one that is there, of an
+    undo to a game's last hand, of a game's PATCH to a game outside a league,
+    and of a new game to the seeded players: made-up ids would rarely meet."""
     if not _positive(case) or random.random() < 0.5:
         return
     params = case.path_parameters
@@ -162,6 +193,18 @@ def _aim_at_disputes(case: Any) -> None:
             params["game_id"], params["number"], params["dispute_id"] = target
     elif case.path.endswith("/disputes") and _cards_hands:
         params["game_id"], params["number"] = random.choice(_cards_hands)
+    elif case.method.upper() == "DELETE" and case.path.endswith("/hands/{number}") and _cards_hands:
+        game_id = random.choice(_cards_hands)[0]
+        found = _current_game(game_id)
+        if found is not None and found[0]["hands_played"]:  # its last hand, the one that can be undone
+            params["game_id"], params["number"] = game_id, found[0]["hands_played"]
+    elif case.method.upper() == "PATCH" and case.path == "/api/v1/games/{game_id}":
+        with _lock:
+            outside = [game for game, league in _leagues.items() if league is None]
+        if outside:  # its visibility can change, and its rules until its first hand
+            params["game_id"] = random.choice(outside)
+    elif case.method.upper() == "POST" and case.path == "/api/v1/games" and isinstance(case.body, dict):
+        _seat_seeded_players(case.body)
     elif "/share-keys/" in case.path:  # a share key to revoke
         scope = "league" if case.path.startswith("/api/v1/leagues") else "game"
         with _lock:
@@ -175,7 +218,7 @@ def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
     method = case.method.upper()
     if method not in WRITES:
         return
-    _aim_at_disputes(case)
+    _aim_at_seeded(case)
     path = unquote(case.formatted_path)
     headers = dict(case.headers or {})
     headers["Idempotency-Key"] = uuid.uuid4().hex
@@ -217,9 +260,14 @@ def after_call(context: Any, case: Any, response: Any) -> None:
         body = json.loads(response.content)
     except ValueError:
         return
-    if not isinstance(body, dict) or "key" not in body:
+    if not isinstance(body, dict):
         return
     path = urlsplit(response.request.url).path.rstrip("/")
+    if path == "/api/v1/games" and isinstance(body.get("id"), int):
+        with _lock:
+            _leagues[body["id"]] = _league_of(body)
+    if "key" not in body:
+        return
     if path in ("/api/v1/leagues", "/api/v1/leagues/import"):
         _learn("league", body.get("id"), body["key"])
     elif path == "/api/v1/games":
