@@ -111,9 +111,7 @@ class GameById(MethodView):
     @keyed_read(blp, scope="game")
     def get(self, game_id: int) -> Response | tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
-        game = GameRow.read(game_id)
-        if game is None:
-            raise not_found("game", game_id)
+        game: GameRow = g.read_game  # read by its guard
         return not_modified(game.etag) or (game, {"ETag": game.etag})
 
     @blp.arguments(GamePatchSchema())
@@ -155,9 +153,7 @@ def rotate_game_key(game_id: int) -> dict[str, Any]:
 def get_events(args: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
     """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
     after, wait, limit = args["after"], args["wait"], args["limit"]
-    game = GameRow.read(game_id)
-    if game is None:
-        raise not_found("game", game_id)
+    game: GameRow = g.read_game  # read by its guard
     if after > game.version:
         raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
     items = events_after(game_id, after, limit)

@@ -50,7 +50,7 @@ from models import League, db
 from models.game import GameRow, GameView
 from models.league import PRIVATE
 from models.security import WRITE, KeyRow, StaleKeyError, find_key, hash_key, lock_game_with_key
-from models.visibility import Audience, game_audience, league_audience
+from models.visibility import Audience, league_audience, read_game_audience
 from schemas.games import GameSchema
 
 READ_METHODS = {"GET", "HEAD"}
@@ -140,17 +140,12 @@ def _game(game_id: int, access: Access) -> GameRow:
     found = lock_game_with_key(game_id, digest)
     if found is None:
         raise not_found("game", game_id)
-    game, key_row = found
+    game, audience, key_row = found
     access.game = g.locked_game = game
-    if game.league_id is not None:
-        league = league_audience(game.league_id)
-        private = league is not None and league.private
-        scope: dict[str, int | None] = {"league_id": game.league_id, "game_id": None}
-    else:
-        private = game.visibility == PRIVATE
-        scope = {"league_id": None, "game_id": game.id}
-    hidden = not_found("game", game_id) if private else None
-    access.credential = _credential(digest, key_row, **scope, access=access, hidden=hidden)
+    hidden = not_found("game", game_id) if audience.private else None
+    access.credential = _credential(
+        digest, key_row, league_id=audience.league_id, game_id=audience.game_id, access=access, hidden=hidden
+    )
     return game
 
 
@@ -257,10 +252,15 @@ def guard_write() -> Response | None:
 
 
 def _audience(guard: ReadGuard) -> tuple[Audience | None, Problem]:
-    """The league or game the read is of, and the answer if there is none."""
+    """The league or game the read is of, and the answer if there is none. A
+    game's row is read with it, once: its views find it in ``g.read_game``."""
     args: dict[str, Any] = request.view_args or {}
     if guard.scope == "game":
-        return game_audience(args["game_id"]), not_found("game", args["game_id"])
+        found = read_game_audience(args["game_id"])
+        if found is None:
+            return None, not_found("game", args["game_id"])
+        g.read_game, audience = found
+        return audience, not_found("game", args["game_id"])
     return league_audience(args["league_id"]), not_found("league", args["league_id"])
 
 

@@ -17,6 +17,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db, now
 from models.game import Game, GameRow
+from models.league import League
+from models.visibility import Audience, audience_of
 
 KEY_PREFIX = "grk_"
 WRITE, SHARE = "write", "share"  # the kinds of key
@@ -85,9 +87,9 @@ def find_key(key_hash: str) -> KeyRow | None:
     return None if row is None else KeyRow(*row)
 
 
-def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, KeyRow | None] | None:
-    """The game's row locked for this write (as ``GameRow.read(lock=True)``)
-    and the key with this hash, if there is one, in one statement."""
+def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, Audience, KeyRow | None] | None:
+    """The game's row locked for this write (as ``GameRow.read(lock=True)``),
+    its audience and the key with this hash, if there is one, in one statement."""
     row = (
         db.session.connection().execute(_LOCK_GAME_WITH_KEY, {"id": game_id, "key_hash": key_hash or ""}).one_or_none()
     )
@@ -106,7 +108,8 @@ def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, Key
             values["key_kind"],
         )
     )
-    return GameRow.of(values), key
+    game = GameRow.of(values)
+    return game, audience_of(game, values["league_visibility"]), key
 
 
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
@@ -179,10 +182,18 @@ def revoke_share_key(key_id: int, *, league_id: int | None = None, game_id: int 
 _KEYS = ApiKey.__table__
 _KEY_COLUMNS = (_KEYS.c.id, _KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at, _KEYS.c.kind)
 _FIND_KEY = select(*_KEY_COLUMNS).where(_KEYS.c.key_hash == bindparam("key_hash"))
-_GAMES = Game.__table__
+_GAMES, _LEAGUES = Game.__table__, League.__table__
 _LOCK_GAME_WITH_KEY = (
-    select(_GAMES, *(column.label("key_" + column.key) for column in _KEY_COLUMNS))
-    .select_from(_GAMES.outerjoin(_KEYS, _KEYS.c.key_hash == bindparam("key_hash")))
+    select(
+        _GAMES,
+        _LEAGUES.c.visibility.label("league_visibility"),
+        *(column.label("key_" + column.key) for column in _KEY_COLUMNS),
+    )
+    .select_from(
+        _GAMES.outerjoin(_LEAGUES, _LEAGUES.c.id == _GAMES.c.league_id).outerjoin(
+            _KEYS, _KEYS.c.key_hash == bindparam("key_hash")
+        )
+    )
     .where(_GAMES.c.id == bindparam("id"))
     .with_for_update(of=_GAMES)
 )

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, or_, select
 
 from models.database import db
-from models.game import Game
+from models.game import Game, GameRow, GameView
 from models.league import PRIVATE, PUBLIC, League
 
 
@@ -24,24 +24,25 @@ class Audience:
     private: bool
 
 
-def game_audience(game_id: int) -> Audience | None:
-    """The game's audience, or None if there is no such game."""
-    row = db.session.execute(
-        select(Game.league_id, Game.visibility, League.visibility)
-        .outerjoin(League, League.id == Game.league_id)
-        .where(Game.id == game_id)
-    ).one_or_none()
+def audience_of(game: GameView, league_visibility: str | None) -> Audience:
+    """The audience of ``game``, given its league's visibility (None outside a league)."""
+    if game.league_id is not None:
+        return Audience(game.league_id, None, league_visibility == PRIVATE)
+    return Audience(None, game.id, game.visibility == PRIVATE)
+
+
+def read_game_audience(game_id: int) -> tuple[GameRow, Audience] | None:
+    """The game's row and its audience, in one statement; None if there is no such game."""
+    row = db.session.connection().execute(_READ_GAME_AUDIENCE, {"id": game_id}).one_or_none()
     if row is None:
         return None
-    league_id, own, leagues = row
-    if league_id is not None:
-        return Audience(league_id, None, leagues == PRIVATE)
-    return Audience(None, game_id, own == PRIVATE)
+    game = GameRow.of(row._mapping)
+    return game, audience_of(game, row.league_visibility)
 
 
 def league_audience(league_id: int) -> Audience | None:
     """The league's audience, or None if there is no such league."""
-    visibility = db.session.scalar(select(League.visibility).where(League.id == league_id))
+    visibility = db.session.connection().execute(_LEAGUE_VISIBILITY, {"id": league_id}).scalar()
     return None if visibility is None else Audience(league_id, None, visibility == PRIVATE)
 
 
@@ -57,3 +58,13 @@ def public_games() -> ColumnElement[bool]:
         and_(Game.league_id.is_(None), Game.visibility == PUBLIC),
         Game.league_id.in_(select(League.id).where(public_leagues())),
     )
+
+
+_GAMES, _LEAGUES = Game.__table__, League.__table__
+#: Built once: a game's read runs it on every request, for its guard and its view.
+_READ_GAME_AUDIENCE = (
+    select(_GAMES, _LEAGUES.c.visibility.label("league_visibility"))
+    .select_from(_GAMES.outerjoin(_LEAGUES, _LEAGUES.c.id == _GAMES.c.league_id))
+    .where(_GAMES.c.id == bindparam("id"))
+)
+_LEAGUE_VISIBILITY = select(_LEAGUES.c.visibility).where(_LEAGUES.c.id == bindparam("id"))
