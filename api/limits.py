@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -45,6 +46,30 @@ IMPORT_ENDPOINT = "leagues.import_league_json"
 STORE_TIMEOUT = 0.3  # seconds for each network call to the store: connecting, then each command
 
 
+class MemoryStore(MemoryStorage):
+    """``limits``' memory store, its old entries dropped inline by the hit that
+    finds a second gone since the last sweep, instead of by a timer thread
+    that the store starts again 10 ms after each burst of writes (a thread
+    started for every few writes, measured at a fifth of a hand write's CPU)."""
+
+    SWEEP_EVERY = 1.0  # seconds
+
+    def __init__(self, uri: str | None = None, **options: Any) -> None:
+        super().__init__(uri, **options)
+        self._next_sweep = 0.0
+        self._sweeping = threading.Lock()
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 (replaces the store's private timer)
+        now = time.monotonic()
+        if now < self._next_sweep or not self._sweeping.acquire(blocking=False):
+            return
+        try:
+            self._next_sweep = now + self.SWEEP_EVERY
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+        finally:
+            self._sweeping.release()
+
+
 def open_store(uri: str, timeout: float = STORE_TIMEOUT) -> Storage:
     """The store named by ``uri``. A Redis store gives up on a connection or a
     command after ``timeout`` seconds, and at once (redis-py's default is 3 more
@@ -56,6 +81,8 @@ def open_store(uri: str, timeout: float = STORE_TIMEOUT) -> Storage:
         retry: Any = Retry(NoBackoff(), 0)  # limits types its options as scalars; redis-py takes a Retry
         store = storage_from_string(uri, socket_connect_timeout=timeout, socket_timeout=timeout, retry=retry)
         return cast(Storage, store)
+    if urlsplit(uri).scheme == "memory":
+        return MemoryStore()
     return cast(Storage, storage_from_string(uri))
 
 
@@ -71,7 +98,7 @@ class WriteLimits:
             str(config["RATELIMIT_STORAGE_URI"]), float(config.get("RATELIMIT_STORAGE_TIMEOUT", STORE_TIMEOUT))
         )
         self.limiter: RateLimiter = strategy(store)
-        self.fallback: RateLimiter = strategy(MemoryStorage())
+        self.fallback: RateLimiter = strategy(MemoryStore())
         self.store_failed_at: float | None = None
 
     def _hit(self, item: RateLimitItem, key: str) -> tuple[bool, RateLimiter]:

@@ -217,6 +217,32 @@ def test_a_failed_limit_store_keeps_writes_going_with_limits_in_memory(
         db.engine.dispose()
 
 
+def test_the_memory_limit_store_limits_and_sweeps_without_a_thread_per_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """limits' own memory store starts a timer thread 10 ms after each burst of
+    hits; api.limits.MemoryStore sweeps inline, at most once a second."""
+    import threading
+    import time
+
+    from limits import parse
+    from limits.strategies import MovingWindowRateLimiter
+
+    from api.limits import MemoryStore, open_store
+
+    store = open_store("memory://")
+    assert isinstance(store, MemoryStore)
+    limiter, item = MovingWindowRateLimiter(store), parse("3 per second")
+    started: list[threading.Thread] = []
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self))
+    assert [limiter.hit(item, "p", "a") for _ in range(5)] == [True, True, True, False, False]
+    assert limiter.hit(item, "p", "b") is True
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now + 2 * MemoryStore.SWEEP_EVERY)  # a sweep is due
+    monkeypatch.setattr(time, "time", lambda real=time.time: real() + 2)  # and the entries are past their second
+    assert limiter.hit(item, "p", "c") is True
+    assert started == []
+    assert {key for key, hits in store.events.items() if hits} == {"LIMITER/p/c/3/1/second"}  # a's and b's are gone
+
+
 def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, trust_app: Flask) -> None:
     """record_hand writes only over the version it read (a safety net under the row lock)."""
     from sqlalchemy import text
