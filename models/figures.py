@@ -1,14 +1,16 @@
 """Each player's figures (referee.stats.Figures) as columns: per game
 (``GamePlayer``) and, in models.league, per league member.
 
-``GamePlayer`` holds each player's figures for one game (referee.stats over
-that game's hand log), rewritten in the same transaction as every change to
-the game's hands, so standings are sums over a few rows per game.
+``GamePlayer`` holds each player's figures for one game in a league
+(referee.stats over that game's hand log), rewritten in the same transaction
+as every change to the game's hands, so standings are sums over a few rows
+per game. A game outside a league has its rows too (they say whose game it
+is), with the figures of a game not yet begun: nothing reads more of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from functools import cache
@@ -18,7 +20,9 @@ from sqlalchemy import ForeignKey, Integer, Update, bindparam, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db
-from referee.stats import Figures
+from referee import HandRecord
+from referee.roles import PlayerId
+from referee.stats import Figures, game_figures
 
 FIGURE_FIELDS = [f.name for f in dataclass_fields(Figures)]
 
@@ -75,3 +79,15 @@ def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None
         add_figures_statement(table_name),
         [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}} for p, f in delta.items()],
     )
+
+
+def kept_figures(
+    league_id: int | None, hands: Sequence[HandRecord], players: Iterable[PlayerId], winner: PlayerId | None
+) -> dict[PlayerId, Figures]:
+    """A game's per-player figures as its ``game_player`` rows keep them. Only a
+    league's books and standings read them: a game in a league keeps those of
+    its hands; a game outside one keeps only whose game it is (the figures of
+    a game not yet begun), and recording its hands writes nothing there."""
+    if league_id is None:
+        return game_figures([], players, None)
+    return game_figures(hands, players, winner)

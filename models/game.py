@@ -16,11 +16,11 @@ from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bind
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db, now
-from models.figures import FIGURE_FIELDS, GamePlayer, add_figures
+from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
 from referee.roles import PlayerId
-from referee.stats import Figures, add_hand, finish, game_figures
+from referee.stats import Figures, add_hand, finish
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -144,8 +144,8 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
         self._store_figures(state)
 
     def _store_figures(self, state: GameState) -> None:
-        """Rewrite this game's per-player figures."""
-        figures = game_figures(self.records(), self.players, state.winner)
+        """Rewrite this game's per-player figures (models.figures.kept_figures)."""
+        figures = kept_figures(self.league_id, self.records(), self.players, state.winner)
         rows = {row.player_id: row for row in self.figures}
         for player, f in figures.items():
             row = rows.get(int(player))
@@ -254,7 +254,7 @@ def record_hand(
     """Record the next hand of ``game`` (read with ``lock=True`` in this
     transaction) in the seating the game expects: the stored state advanced
     by it (no hand after the win, R20), the hand inserted, the game's row
-    updated and its players' figures increased, without loading the game's
+    updated and (in a league) its players' figures increased, without loading the game's
     other hands."""
     seating = game.next_roles
     assert seating is not None  # a finished game has no next hand (R20)
@@ -306,7 +306,8 @@ def record_hand(
     add_hand(delta, record)
     if state.winner is not None:
         finish(delta, state.winner)
-    add_figures("game_player", game.id, delta)
+    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
+        add_figures("game_player", game.id, delta)
     return Recorded(after, hand, record, delta)
 
 

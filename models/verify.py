@@ -36,13 +36,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, select, true
 
 from models.database import db
-from models.figures import FIGURE_FIELDS, GamePlayer
+from models.figures import FIGURE_FIELDS, GamePlayer, kept_figures
 from models.game import Game, GameRow, Hand
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.ratings import rate_hands
 from models.standings import league_hand_log
 from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
-from referee.stats import Figures, game_figures, streaks
+from referee.stats import Figures, streaks
 
 #: how far a stored rating may be from its recount
 TOLERANCE = 1e-9
@@ -187,7 +187,7 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
         for seat in sorted(set(hand.scores_after) | set(after), key=_player_order):
             checked.differ(at, f"scores_after[{seat}]", hand.scores_after.get(seat), after.get(seat))
         checked.differ(at, "seating_follows", hand.seating_follows, hand.number not in state.out_of_turn)
-    figures = {int(p): f for p, f in game_figures(records, game.players, state.winner).items()}
+    figures = {int(p): f for p, f in kept_figures(game.league_id, records, game.players, state.winner).items()}
     rows = {row.player_id: row for row in stored.figures}
     for player in sorted(set(rows) | set(figures)):
         at = f"{where} player {player}"

@@ -67,6 +67,13 @@ CARD_RULING = {
 }
 
 
+FIGURES_OF_GAME_1 = (
+    "SELECT player_id, games_played, points, hands_box, hands_won_box, knocks, undercuts_made,"
+    " undercuts_suffered, knocker_deadwood_total, knocker_deadwood_hands FROM game_player WHERE game_id = 1"
+    " ORDER BY player_id"
+)
+
+
 def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_app: Flask) -> None:
     with empty_app.app_context():
         upgrade(revision="0001")
@@ -144,6 +151,14 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
                 },
             )
 
+        upgrade(revision="0010")
+        with db.engine.connect() as conn:  # 0004: the figures derived from the hands
+            rows = conn.execute(text(FIGURES_OF_GAME_1)).all()
+        assert [tuple(r) for r in rows] == [
+            (1, 1, 10, 2, 1, 2, 0, 1, 10, 1),
+            (2, 1, 0, 0, 0, 0, 0, 0, 0, 0),
+            (3, 1, 14, 0, 0, 0, 1, 0, 0, 0),
+        ]
         upgrade(revision="head")
 
         client = empty_app.test_client()
@@ -168,20 +183,11 @@ def test_upgrade_from_0001_keeps_games_and_hands_and_derives_the_figures(empty_a
             "Undercut: the knocker's 8 is not lower than the defender's 4, so the defender scores 10 + 4 = 14 (R17)",
         ]
         with db.engine.connect() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT player_id, points, hands_box, hands_won_box, knocks, undercuts_made,"
-                    " undercuts_suffered, knocker_deadwood_total, knocker_deadwood_hands "
-                    "FROM game_player WHERE game_id = 1 ORDER BY player_id"
-                )
-            ).all()
             deadwood = conn.execute(text("SELECT number, knocker_deadwood FROM hand ORDER BY number")).all()
-        assert [tuple(r) for r in rows] == [
-            (1, 10, 2, 1, 2, 0, 1, 10, 1),
-            (2, 0, 0, 0, 0, 0, 0, 0, 0),
-            (3, 14, 0, 0, 0, 1, 0, 0, 0),
-        ]
+            rows = conn.execute(text(FIGURES_OF_GAME_1)).all()
         assert [tuple(d) for d in deadwood] == [(1, 10), (2, None)]
+        # 0011: a game outside a league keeps the figures of a game not yet begun
+        assert [tuple(r) for r in rows] == [(p, 1, 0, 0, 0, 0, 0, 0, 0, 0) for p in (1, 2, 3)]
         # 0008: each hand that was there is its own first revision, as it stands
         for number, after in ((1, {"1": 10, "2": 0, "3": 0}), (2, {"1": 10, "2": 0, "3": 14})):
             revisions = client.get(f"/api/v1/games/1/hands/{number}/revisions").get_json()["items"]
