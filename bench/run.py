@@ -15,7 +15,10 @@ timed ``--repeat`` times and the fastest pass is reported):
 * ginref ``judge_hand`` of knock deals with nothing declared,
 * OpenSpiel ``GinRummyUtils.min_deadwood`` and RLCard's least deadwood
   (``get_best_meld_clusters`` then ``get_deadwood_count``, as RLCard itself
-  scores a hand) on the *same* 10-card hands.
+  scores a hand) on the *same* 10-card hands,
+* a knock scored with OpenSpiel's ``GinRummyUtils`` (its C++ meld groups,
+  layoffs and least deadwood, driven from Python: :func:`os_judge`) on the
+  *same* knock deals as ``judge_hand``.
 
 Every engine gets its own card form, converted before timing. Results are kept
 only to compare them afterwards; no result is reused for another call, and no
@@ -26,7 +29,8 @@ every 10-card hand (ginref, OpenSpiel, RLCard must agree), ginref's
 ``best_discard`` (the discard is in the hand, its count is right and is the
 least over all 11 discards) and ``judge_hand`` (knocker's count is his least
 deadwood, defender's count is no more than his own least deadwood, points
-follow R16-R18). The script exits with status 1 if any check fails.
+follow R16-R18), and its points equal those of the OpenSpiel scorer on
+every deal. The script exits with status 1 if any check fails.
 
 An engine that cannot be imported is skipped with a note.
 """
@@ -233,6 +237,58 @@ def timer_overhead_ns() -> int:
 
 
 # --------------------------------------------------------------------------
+# OpenSpiel's utils as a referee
+# --------------------------------------------------------------------------
+
+
+def os_judge(eng: Engines) -> Callable[[Sequence[int], Sequence[int]], int]:
+    """The points of a knock with nothing declared, scored with OpenSpiel's C++
+    ``GinRummyUtils`` driven from Python, as R24 asks: every meld group of the
+    knocker's that reaches his least deadwood; against each, the defender's
+    least deadwood over every sequence of layoffs (``all_layoffs`` on the
+    knocker's melds, then ``min_deadwood`` of the cards kept); the knocker
+    takes the group that does best for him. Gin (R18): no layoffs. Points as
+    R16-R18 with the default bonuses."""
+    utils = eng.os_utils
+
+    def defender_after_layoffs(meld_ids: list[int], defender: Sequence[int]) -> int:
+        best = int(utils.min_deadwood(list(defender)))
+        seen: set[frozenset[int]] = set()
+        stack: list[frozenset[int]] = [frozenset()]
+        while stack:
+            laid = stack.pop()
+            for card in utils.all_layoffs(meld_ids, sorted(laid)):
+                if card in laid or card not in defender:
+                    continue
+                more = laid | {card}
+                if more in seen:
+                    continue
+                seen.add(more)
+                kept = [c for c in defender if c not in more]
+                best = min(best, int(utils.min_deadwood(kept)) if kept else 0)
+                stack.append(more)
+        return best
+
+    def judge(knocker: Sequence[int], defender: Sequence[int]) -> int:
+        k = int(utils.min_deadwood(list(knocker)))
+        if k == 0:  # R18: gin, no layoffs
+            return int(utils.min_deadwood(list(defender))) + GIN_BONUS
+        best: int | None = None
+        for group in utils.all_meld_groups(list(knocker)):
+            melded = {c for meld in group for c in meld}
+            if sum(int(utils.card_value(c)) for c in knocker if c not in melded) != k:
+                continue
+            d = defender_after_layoffs([int(utils.meld_to_int(meld)) for meld in group], defender)
+            net = d - k if k < d else -(UNDERCUT_BONUS + k - d)  # the knocker's points, or minus the defender's
+            best = net if best is None else max(best, net)
+        if best is None:  # no meld at all: every card is deadwood
+            d = int(utils.min_deadwood(list(defender)))
+            best = d - k if k < d else -(UNDERCUT_BONUS + k - d)
+        return abs(best)
+
+    return judge
+
+
 # Checks
 # --------------------------------------------------------------------------
 
@@ -377,6 +433,22 @@ def check_judge(deals: list[tuple[Hand, Hand]], rulings: list[Any], eng: Engines
     return len(bad)
 
 
+def check_judge_points(
+    deals: list[tuple[Hand, Hand]], rulings: list[Any], os_points: list[int], max_examples: int
+) -> int:
+    """ginref's points on every knock deal equal OpenSpiel's utils scorer's."""
+    bad = [
+        f"knocker {sorted_hand(k)} / defender {sorted_hand(d)}: ginref {r.points}, OpenSpiel {o}"
+        for (k, d), r, o in zip(deals, rulings, os_points, strict=True)
+        if r.points != o
+    ]
+    print(f"\n### judge points, ginref against OpenSpiel's utils ({len(deals)} knock deals)")
+    print(f"Failures: {len(bad)}")
+    for line in bad[:max_examples]:
+        print("  " + line)
+    return len(bad)
+
+
 # --------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------
@@ -433,6 +505,28 @@ def print_tables(timings: list[Timing]) -> None:
 # --------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------
+
+
+def time_judges(
+    run: Callable[..., Timing], eng: Engines, deals: list[tuple[Hand, Hand]], warm_deals: list[tuple[Hand, Hand]]
+) -> tuple[list[Any] | None, list[int] | None]:
+    """``judge_hand`` and OpenSpiel's utils scorer on the same knock deals: their results."""
+    rulings: list[Any] | None = None
+    if eng.judge_hand is not None:
+        pc = eng.parse_card
+        assert pc is not None
+        pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in deals]
+        warm_pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in warm_deals]
+        t = run("judge, nothing declared", "knock deals", "ginref", eng.judge_hand, pairs, warm_pairs, two_args=True)
+        rulings = t.results
+    os_points: list[int] | None = None
+    if eng.os_utils is not None:
+        tab = eng.os_card
+        pairs = [([tab[c] for c in k], [tab[c] for c in d]) for k, d in deals]
+        warm_pairs = [([tab[c] for c in k], [tab[c] for c in d]) for k, d in warm_deals]
+        t = run("judge, nothing declared", "knock deals", "OpenSpiel", os_judge(eng), pairs, warm_pairs, two_args=True)
+        os_points = t.results
+    return rulings, os_points
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -553,14 +647,7 @@ def main(argv: list[str] | None = None) -> int:
             t = run("best discard, 11 cards", s, "ginref", eng.best_discard, inp, wrm)
             discard_results[s] = t.results
 
-    rulings: list[Any] | None = None
-    if eng.judge_hand is not None:
-        pc = eng.parse_card
-        assert pc is not None
-        pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in deals]
-        warm_pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in warm_deals]
-        t = run("judge, nothing declared", "knock deals", "ginref", eng.judge_hand, pairs, warm_pairs, two_args=True)
-        rulings = t.results
+    rulings, os_points = time_judges(run, eng, deals, warm_deals)
 
     print("\n## Checks")
     for s, hands in sets10.items():
@@ -569,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
         failures += check_best_discard(f"{s} 11-card", sets11[s], results, eng, args.examples)
     if rulings is not None:
         failures += check_judge(deals, rulings, eng, args.examples)
+    if rulings is not None and os_points is not None:
+        failures += check_judge_points(deals, rulings, os_points, args.examples)
 
     print("\n## Results (Markdown)")
     print_tables(timings)
