@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import ValidationError, fields, utils, validate
 
 from referee import Card, CardSyntaxError, Role, parse_card
 
@@ -55,7 +55,37 @@ class CardField(fields.Field):
         try:
             return parse_card(value)
         except CardSyntaxError:
-            raise ValidationError(f"{json.dumps(value, ensure_ascii=False)} is not a card (R3)") from None
+            raise ValidationError(not_a_card(value)) from None
+
+
+def not_a_card(value: Any) -> str:
+    return f"{json.dumps(value, ensure_ascii=False)} is not a card (R3)"
+
+
+class CardList(fields.List):
+    """A list of :class:`CardField` items, read in one pass: the same contract,
+    the same errors (``{index: [message]}``) as ``fields.List(CardField())``,
+    for one field call per list instead of one per card (a hand's 20 cards,
+    an import's hundreds of thousands)."""
+
+    def __init__(self, inner: CardField, **kwargs: Any) -> None:
+        if not isinstance(inner, CardField):
+            raise TypeError("a CardList's items are a CardField")
+        super().__init__(inner, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any | None]:
+        if not utils.is_collection(value):
+            raise self.make_error("invalid")
+        result: list[Any | None] = []
+        errors: dict[int, list[str]] = {}
+        for i, each in enumerate(value):
+            try:
+                result.append(parse_card(each))
+            except CardSyntaxError:
+                errors[i] = [str(self.inner.error_messages["null"]) if each is None else not_a_card(each)]
+        if errors:
+            raise ValidationError(errors, valid_data=result)
+        return result
 
 
 class Name(fields.String):
@@ -108,8 +138,8 @@ def id_field(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_ID), **kwargs)
 
 
-def cards_list(**kwargs: Any) -> fields.List:
-    return fields.List(CardField(), validate=validate.Length(max=52), **kwargs)
+def cards_list(**kwargs: Any) -> CardList:
+    return CardList(CardField(), validate=validate.Length(max=52), **kwargs)
 
 
 class UTCDateTime(fields.AwareDateTime):

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import KNOCKERS, MODES, REVISION_ACTIONS, STATUSES, CardField, Text
+from schemas.fields import KNOCKERS, MODES, REVISION_ACTIONS, STATUSES, CardField, CardList, Text
 from schemas.rulings import Dumped, RulingSchema
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
@@ -40,7 +40,7 @@ def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> Card
     return field
 
 
-def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> fields.List:
+def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> CardList:
     """``least`` to ``most`` cards, all different: the referee checks both (R21)."""
     metadata = {
         "description": description,
@@ -49,12 +49,12 @@ def hand_cards(least: int, most: int, description: str, example: str, **kwargs: 
         "uniqueItems": True,
         "example": example.split(),
     }
-    return fields.List(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
+    return CardList(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
 
 
 def declared_melds(example: str, *, metadata: dict[str, Any] | None = None) -> fields.List:
     """Melds as declared; ``example`` separates them with ``|``."""
-    meld = fields.List(
+    meld = CardList(
         card_field(), validate=validate.Length(max=13), metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True}
     )
     return fields.List(
