@@ -9,7 +9,9 @@ import logging
 import os
 import socket
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from types import FunctionType
 from typing import Any
 
 import click
@@ -84,6 +86,24 @@ class ReplayHeaderPlugin(BasePlugin):  # type: ignore[misc]
                         "same Idempotency-Key (the write was not done again)",
                         "schema": {"type": "string", "enum": ["true"]},
                     }
+
+
+class GinrefFlask(Flask):
+    """Flask, remembering which of its hooks and views are plain functions:
+    ``ensure_sync`` asks ``inspect.iscoroutinefunction`` of every hook of
+    every request otherwise (a dozen per request, the same functions)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        if type(func) is not FunctionType:  # a bound method is made anew for each request's view
+            return super().ensure_sync(func)
+        sync = self._sync.get(func)
+        if sync is None:
+            sync = self._sync[func] = super().ensure_sync(func)
+        return sync
 
 
 class ProblemApi(Api):  # type: ignore[misc]
@@ -487,7 +507,7 @@ def init_commands(app: Flask) -> None:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
+    app = GinrefFlask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     load_config(app, test_config)
     init_database(app)

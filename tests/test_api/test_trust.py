@@ -243,6 +243,18 @@ def test_the_memory_limit_store_limits_and_sweeps_without_a_thread_per_write(mon
     assert {key for key, hits in store.events.items() if hits} == {"LIMITER/p/c/3/1/second"}  # a's and b's are gone
 
 
+def test_the_app_asks_once_whether_a_hook_is_async_and_keeps_no_view_of_a_request(
+    api: FlaskClient, trust_app: Flask
+) -> None:
+    game_id, headers, _ = new_game(api)
+    api.get(f"/api/v1/games/{game_id}")
+    remembered = dict(trust_app._sync)  # type: ignore[attr-defined]
+    assert remembered and all(sync is func for func, sync in remembered.items())  # plain functions, as they are
+    for _ in range(5):
+        assert api.get(f"/api/v1/games/{game_id}").status_code == 200
+    assert trust_app._sync == remembered  # type: ignore[attr-defined]  # a MethodView's bound methods are not kept
+
+
 def test_a_hand_is_not_recorded_over_a_game_row_that_moved_on(api: FlaskClient, trust_app: Flask) -> None:
     """record_hand writes only over the version it read (a safety net under the row lock)."""
     from sqlalchemy import text
