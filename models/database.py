@@ -133,11 +133,11 @@ def init_engine_events(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        # BEGIN goes to the driver's connection itself: through exec_driver_sql it
-        # cost as much as a game's whole read statement, on every request.
-        driver = connection.connection.driver_connection
         if not writing.get():
-            driver.execute("BEGIN")
+            # A deferred BEGIN takes no lock and cannot fail on one: it goes to the
+            # driver's connection itself (through exec_driver_sql it cost as much as
+            # a game's whole read statement, on every read).
+            connection.connection.driver_connection.execute("BEGIN")
             return
         if lock_path is not None:
             # Writers queue on a file lock first: the next one gets it within 2 ms
@@ -154,7 +154,7 @@ def init_engine_events(engine: Engine) -> None:
             if waited:  # what is left of WRITER_WAIT, not a busy timeout more
                 _begin_immediate(connection, deadline)
                 return
-        driver.execute("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN IMMEDIATE")  # its "database is locked" is SQLAlchemy's error (503)
 
     def _release(info: dict[str, Any]) -> None:
         fd = info.pop("ginref_writer_lock", None)
