@@ -16,6 +16,7 @@ from models import Game, League, LeagueMember, Player, db
 from models.events import VersionWatch, events_after
 from models.game import GameRow
 from models.league import PUBLIC
+from models.revisions import has_revisions
 from models.security import rotate_key
 from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
@@ -118,7 +119,7 @@ class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[Game, dict[str, str]]:
-        """Change the rule options (only before the first hand) or the visibility (outside a league)"""
+        """Change the rule options (only before a first hand is recorded) or the visibility (outside a league)"""
         game = load_game(game_id, lock=True)
         if "visibility" in data:
             if game.league_id is not None:
@@ -131,6 +132,12 @@ class GameById(MethodView):
         if "rules" in data:
             if game.hands_played:
                 raise conflict("the rules can change only before the first hand")
+            if has_revisions(game.id):
+                raise conflict(
+                    "the rules can change only before a first hand is recorded: this game's hands were undone, "
+                    "and their revisions keep the rulings made under its rules",
+                    rule="R26",
+                )
             services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
         return game, {"ETag": game.etag}
 

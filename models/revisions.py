@@ -130,6 +130,12 @@ def first_revisions(hands: list[dict[str, Any]]) -> None:
     )
 
 
+def has_revisions(game_id: int) -> bool:
+    """Whether any hand of the game was ever recorded (undone ones too)."""
+    found = db.session.scalar(select(_REVISIONS.c.game_id).where(_REVISIONS.c.game_id == game_id).limit(1))
+    return found is not None
+
+
 def revisions_of(game_id: int, number: int) -> list[HandRevision]:
     """Every version of hand ``number`` of the game, oldest first."""
     return list(db.session.scalars(_OF_HAND, {"game_id": game_id, "number": number}))

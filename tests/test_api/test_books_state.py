@@ -202,6 +202,7 @@ class Books(RuleBasedStateMachine):
         self.created = 0
         self.retries = 0
         self.ruled: dict[int, int] = {}  # game id -> its version after its rules were last changed
+        self.recorded: set[int] = set()  # the games that have had a hand (undone or not; made here or imported)
 
     def teardown(self) -> None:
         empty(self.app)
@@ -300,6 +301,7 @@ class Books(RuleBasedStateMachine):
             return
         assert response.status_code == 201, response.get_data(as_text=True)
         assert response.get_json()["number"] == game["hands_played"] + 1
+        self.recorded.add(game_id)
         if retry:
             after = self.table(game_id)
             again = self.client.post(f"{BASE}/games/{game_id}/hands", json=body, headers=headers)
@@ -357,8 +359,19 @@ class Books(RuleBasedStateMachine):
             self.refused(game_id, response, 409)  # only the last hand can be undone
 
     def unplayed(self, game: dict[str, Any]) -> bool:
-        """No hands (never, or all undone), and not changed since its rules last were."""
-        return not game["hands_played"] and self.ruled.get(game["id"]) != game["version"]
+        """Never a hand, and not changed since its rules last were."""
+        return game["id"] not in self.recorded and self.ruled.get(game["id"]) != game["version"]
+
+    def all_undone(self, game: dict[str, Any]) -> bool:
+        return game["id"] in self.recorded and not game["hands_played"]
+
+    @precondition(lambda self: any(self.all_undone(g["game"]) for g in self.games.values()))
+    @rule(data=st.data(), rules=RULE_OPTIONS)
+    def change_rules_after_undoing_every_hand(self, data: st.DataObject, rules: dict[str, int]) -> None:
+        """A 409: the undone hands' revisions keep the rulings made under the rules (R26)."""
+        game_id = self.pick(data, all_undone=self.all_undone)
+        response = self.client.patch(f"{BASE}/games/{game_id}", json={"rules": rules})
+        self.refused(game_id, response, 409)
 
     @precondition(lambda self: any(self.unplayed(g["game"]) for g in self.games.values()))
     @rule(data=st.data(), rules=RULE_OPTIONS)
@@ -426,6 +439,8 @@ class Books(RuleBasedStateMachine):
             first = read["version"] - len(versions) + 1
             assert first in (1, 2) and versions == list(range(first, read["version"] + 1))
             self.games[game["id"]] = {"game": read, "hands": hands}
+            if read["hands_played"] or self.call("GET", f"/games/{game['id']}/hands/1/revisions").status_code == 200:
+                self.recorded.add(game["id"])  # an imported game's undone hands are in its record too
 
 
 # Deep sequences on SQLite; on PostgreSQL, where each request costs about three

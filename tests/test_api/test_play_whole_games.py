@@ -446,10 +446,11 @@ def test_r26_undo_removes_only_the_last_hand_and_can_unfinish_the_game(api, tabl
     assert (game["hands_played"], game["scores"], game["roles"]) == (0, scores(0, 0, 0), seats(a, b, c))
     assert api.hands(g) == []
     problem(api.client.delete(base.format(g, 1)), 404)
-    # And rules can change again, since there is no first hand any more.
+    # The rules stay: the undone hands' revisions keep the rulings made under them (R26).
     response = api.client.patch(f"/api/v1/games/{g}", json={"rules": {"target_score": 10}})
-    assert response.status_code == 200
-    assert response.get_json()["rules"]["target_score"] == 10
+    details = problem(response, 409)
+    assert "hands were undone" in details["detail"] and details["rule"] == "R26"
+    assert api.game(g)["rules"]["target_score"] == game["rules"]["target_score"]
 
 
 @pytest.fixture
