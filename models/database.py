@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -113,6 +114,39 @@ def _begin_immediate(connection: Any, deadline: float) -> None:
         connection.exec_driver_sql(f"PRAGMA busy_timeout={busy}")
 
 
+def _writers_turn(info: dict[str, Any], lock_path: str, process_turn: threading.Lock, deadline: float) -> bool:
+    """Wait for this writer's turn, by ``deadline``; True if it had to wait.
+
+    Writers queue on a file lock (``lock_path``): the next one gets it within
+    2 ms of it being free, where SQLite's own busy handler sleeps in steps of
+    up to 100 ms (a long tail under load). A process's threads queue on a lock
+    of their own (``process_turn``) before that, so that one writer per
+    process, not every waiting thread, keeps trying the file lock. Both are
+    noted in the connection's ``info``, for :func:`_release`."""
+    waited = not process_turn.acquire(blocking=False)
+    if waited and not process_turn.acquire(timeout=max(0.0, deadline - time.monotonic())):
+        raise WriterQueueTimeoutError(f"another write held the database for more than {WRITER_WAIT:g} s")
+    info["ginref_process_turn"] = process_turn
+    try:
+        fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
+        info["ginref_writer_lock"] = fd
+        return _take_turn(fd, deadline) or waited
+    except BaseException:
+        _release(info)
+        raise
+
+
+def _release(info: dict[str, Any]) -> None:
+    """Give up the writer's turn noted in ``info``, if it holds one."""
+    fd = info.pop("ginref_writer_lock", None)
+    if fd is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)  # a no-op if it was never taken
+        os.close(fd)
+    turn = info.pop("ginref_process_turn", None)
+    if turn is not None:
+        turn.release()
+
+
 def init_engine_events(engine: Engine) -> None:
     """Install the SQLite pragmas and transaction mode on ``engine``."""
     if engine.dialect.name != "sqlite":
@@ -130,6 +164,7 @@ def init_engine_events(engine: Engine) -> None:
 
     database = engine.url.database
     lock_path = None if not database or database == ":memory:" else database + ".writers"
+    process_turn = threading.Lock()  # this process's writers to this database, one at a time
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -140,27 +175,12 @@ def init_engine_events(engine: Engine) -> None:
             connection.connection.driver_connection.execute("BEGIN")
             return
         if lock_path is not None:
-            # Writers queue on a file lock first: the next one gets it within 2 ms
-            # of it being free, where SQLite's own busy handler sleeps in steps of
-            # up to 100 ms (a long tail under load); and waits WRITER_WAIT at most.
             deadline = time.monotonic() + WRITER_WAIT
-            fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
-            try:
-                waited = _take_turn(fd, deadline)
-            except BaseException:
-                os.close(fd)
-                raise
-            connection.info["ginref_writer_lock"] = fd
+            waited = _writers_turn(connection.info, lock_path, process_turn, deadline)
             if waited:  # what is left of WRITER_WAIT, not a busy timeout more
                 _begin_immediate(connection, deadline)
                 return
         connection.exec_driver_sql("BEGIN IMMEDIATE")  # its "database is locked" is SQLAlchemy's error (503)
-
-    def _release(info: dict[str, Any]) -> None:
-        fd = info.pop("ginref_writer_lock", None)
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
 
     @event.listens_for(engine, "commit")
     def _on_commit(connection: Any) -> None:
