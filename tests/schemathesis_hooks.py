@@ -13,6 +13,8 @@ sent the way a careful client sends it, so that it reaches its view.
   for it (a dispute to resolve, a share key to revoke, a game outside a league
   whose rules or visibility change) go to one: made-up ids would rarely meet.
 - A fresh ``Idempotency-Key`` on every write.
+- The one read that needs the write key, a list of share keys: its positive
+  cases carry the key, so that its 200 is fuzzed too.
 - ``POST /leagues/import`` has no body in the spec (the view reads the raw
   document): its positive cases send a real export document, without the
   generated ``players`` mapping (which could name none of its players).
@@ -213,9 +215,27 @@ def _aim_at_seeded(case: Any) -> None:
             params[f"{scope}_id"], params["share_key_id"] = target
 
 
+def _key_for_share_keys(case: Any) -> None:
+    """The write key of the league or game whose share keys are listed, when
+    the run knows it (its 401 and 403 are fuzzed by the other cases)."""
+    if not _positive(case):
+        return
+    path = unquote(case.formatted_path)
+    key = None
+    if league := LEAGUE_PATH.match(path.removesuffix("/share-keys")):
+        key = _key("league", int(league.group(1)))
+    elif game := GAME_PATH.match(path.removesuffix("/share-keys")):
+        key = _game_key(int(game.group(1)))
+    if key is not None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
+
+
 @schemathesis.hook
 def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
     method = case.method.upper()
+    if method == "GET" and case.path.endswith("/share-keys"):  # a read that needs the write key
+        _key_for_share_keys(case)
+        return
     if method not in WRITES:
         return
     _aim_at_seeded(case)
