@@ -15,7 +15,7 @@ Card.parse('10H')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -43,10 +43,13 @@ class Card:
 
     suit: int  # 0..3 for S, H, D, C
     rank: int  # 1..13 for A..K; Ace is always low (R1)
+    #: ``1 << index``: a hand's cards OR-ed together are its 52-bit mask.
+    flag: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (0 <= self.suit <= 3 and 1 <= self.rank <= 13):
             raise CardSyntaxError(f"suit={self.suit}, rank={self.rank}")
+        object.__setattr__(self, "flag", 1 << (self.suit * 13 + self.rank - 1))
 
     @property
     def index(self) -> int:

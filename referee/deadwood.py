@@ -7,7 +7,9 @@ table of the deadwood each of the 8,192 suit masks leaves after its runs
 answers the hand once its sets are chosen. Sets are the only real choice: for
 each rank held three or four times, no set, the set of all, or (of four) each
 set of three with the fourth card left to a run (R6). A 10-card hand has at
-most 24 such choices, and most hands none.
+most 24 such choices, and most hands none; a rank none of whose cards a run
+could take has one (its set), and a set of three never leaves out a card that
+no run takes. The hand's cards OR-ed together (``Card.flag``) give the masks.
 
 >>> from referee.cards import parse_cards
 >>> least_deadwood(parse_cards("AS 2S 3S 7H 7D 7C 9C 10C JC KD"))
@@ -72,49 +74,62 @@ def _set_options(m: Sequence[int], bit: int) -> list[tuple[int, ...]]:
     return [(), held, *(tuple(i for i in held if i != skip) for skip in held)]
 
 
-def _least(m: list[int], candidates: int) -> int:
-    s0, s1, s2, s3 = m
-    candidates &= _triples(s0, s1, s2, s3)
+def _least(s0: int, s1: int, s2: int, s3: int, candidates: int) -> int:
+    """The least deadwood of the suit masks, the sets chosen among the ranks
+    of ``candidates`` (a rank mask). Removing cards never makes a run, so a
+    card of the rank that no run of its suit takes now never joins one: the
+    set takes it, and the choices that leave it out need not be tried (R6)."""
+    candidates &= (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     if not candidates:
         return DEAD[s0] + DEAD[s1] + DEAD[s2] + DEAD[s3]
     bit = candidates & -candidates
-    rest = candidates & ~bit
-    best = _least(m, rest)  # no set at this rank
-    held = [i for i in range(4) if m[i] & bit]
-    choices = [held] if len(held) == 3 else [held, *([i for i in held if i != skip] for skip in held)]
-    for used in choices:
-        n = list(m)
-        for i in used:
-            n[i] ^= bit
-        value = _least(n, rest)
-        if value < best:
-            best = value
+    rest = candidates ^ bit
+    nb = ~bit
+    best = _least(s0 & nb, s1 & nb, s2 & nb, s3 & nb, rest)  # the set of every suit held
+    r0, r1, r2, r3 = RUNS[s0] & bit, RUNS[s1] & bit, RUNS[s2] & bit, RUNS[s3] & bit
+    if not (r0 | r1 | r2 | r3):
+        return best
+    value = _least(s0, s1, s2, s3, rest)  # no set at this rank
+    if value < best:
+        best = value
+    if s0 & s1 & s2 & s3 & bit:  # four of the rank: a set of three, the fourth kept for its run
+        for value in (
+            _least(s0, s1 & nb, s2 & nb, s3 & nb, rest) if r0 else best,
+            _least(s0 & nb, s1, s2 & nb, s3 & nb, rest) if r1 else best,
+            _least(s0 & nb, s1 & nb, s2, s3 & nb, rest) if r2 else best,
+            _least(s0 & nb, s1 & nb, s2 & nb, s3, rest) if r3 else best,
+        ):
+            if value < best:
+                best = value
     return best
+
+
+def _hand_least(h: int) -> int:
+    """The least deadwood of a hand given as its 52-bit mask (``Card.flag`` OR-ed)."""
+    s0, s1, s2, s3 = h & 0x1FFF, h >> 13 & 0x1FFF, h >> 26 & 0x1FFF, h >> 39
+    if not ((s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))):  # no rank held three times: no set
+        return DEAD[s0] + DEAD[s1] + DEAD[s2] + DEAD[s3]
+    return _least(s0, s1, s2, s3, 0x1FFF)
 
 
 def least_deadwood(cards: Sequence[Card]) -> int:
     """The least deadwood count any arrangement of ``cards`` leaves (R7)."""
-    m = [0, 0, 0, 0]
+    h = 0
     for c in cards:
-        m[c.suit] |= 1 << (c.rank - 1)
-    s0, s1, s2, s3 = m
-    if not _triples(s0, s1, s2, s3):
-        return DEAD[s0] + DEAD[s1] + DEAD[s2] + DEAD[s3]
-    return _least(m, 0x1FFF)
+        h |= c.flag
+    return _hand_least(h)
 
 
 def best_discard(cards: Sequence[Card]) -> tuple[Card, int]:
     """For 11 cards (a knocker before his discard): the discard that leaves the
     least deadwood, and that count. Ties go to the higher-valued card, then the
     first in canonical order."""
-    m = suit_masks(cards)
+    h = 0
+    for c in cards:
+        h |= c.flag
     best: tuple[int, int, int] | None = None
     for c in cards:
-        bit = 1 << (c.rank - 1)
-        m[c.suit] ^= bit
-        count = _least(m, 0x1FFF)
-        m[c.suit] ^= bit
-        key = (count, -c.value, c.index)
+        key = (_hand_least(h ^ c.flag), -c.value, c.index)
         if best is None or key < best:
             best = key
     assert best is not None

@@ -21,6 +21,8 @@ from tests.test_referee.referee_helpers import PROPERTY, cards, meldy_hands, nam
         ("QS KS AS KD AD 2D 5H 5D 9C JC", 63),  # R5: no run around the corner
         ("AS 2S 3S 4S 8H 8D 8C 2C 4D 5C", 11),
         ("5S 5H 5D 5C 4S 6S 4C 6C KD QD", 30),
+        ("5S 6S 7S 7H 7D 7C 8H 9H KD QC", 31),  # R6: of four sevens, the heart goes to its run
+        ("7S 7H 7D 7C 2S 3S 4S 9C 9D 9H", 0),  # a set of four beside a run and a set: gin
     ],
 )
 def test_r7_least_deadwood_examples(text, least):
