@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -39,27 +40,44 @@ class CardSyntaxError(ValueError):
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """One of the 52 cards (R1). Fields are ordered so that comparison is the
-    canonical order of R3."""
+    canonical order of R3.
+
+    There is one object per card: ``Card(0, 1)`` is ``DECK[0]``, so a card
+    hashes by identity, at C speed (the referee keeps cards in sets and dicts
+    on every ruling)."""
 
     suit: int  # 0..3 for S, H, D, C
     rank: int  # 1..13 for A..K; Ace is always low (R1)
+    #: Position in the canonical order, 0 (AS) to 51 (KC).
+    index: int = field(init=False, compare=False, repr=False)
+    #: Deadwood value (R2): A = 1, 2-10 face value, J Q K = 10.
+    value: int = field(init=False, compare=False, repr=False)
     #: ``1 << index``: a hand's cards OR-ed together are its 52-bit mask.
     flag: int = field(init=False, compare=False, repr=False)
 
+    def __new__(cls, suit: int, rank: int) -> Card:
+        if type(suit) is int and type(rank) is int and 0 <= suit <= 3 and 1 <= rank <= 13:
+            made = _MADE[suit * 13 + rank - 1]
+            if made is not None:
+                return made
+        return object.__new__(cls)
+
     def __post_init__(self) -> None:
-        if not (0 <= self.suit <= 3 and 1 <= self.rank <= 13):
+        if (
+            type(self.suit) is not int
+            or type(self.rank) is not int
+            or not (0 <= self.suit <= 3 and 1 <= self.rank <= 13)
+        ):
             raise CardSyntaxError(f"suit={self.suit}, rank={self.rank}")
-        object.__setattr__(self, "flag", 1 << (self.suit * 13 + self.rank - 1))
+        index = self.suit * 13 + self.rank - 1
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "value", self.rank if self.rank < 10 else 10)
+        object.__setattr__(self, "flag", 1 << index)
 
-    @property
-    def index(self) -> int:
-        """Position in the canonical order, 0 (AS) to 51 (KC)."""
-        return self.suit * 13 + self.rank - 1
+    __hash__ = object.__hash__  # one object per card (above)
 
-    @property
-    def value(self) -> int:
-        """Deadwood value (R2): A = 1, 2-10 face value, J Q K = 10."""
-        return self.rank if self.rank < 10 else 10
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return Card, (self.suit, self.rank)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -72,7 +90,17 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-DECK: tuple[Card, ...] = tuple(Card(s, r) for s in range(4) for r in range(1, 14))
+_MADE: list[Card | None] = [None] * 52
+
+
+def _make_deck() -> tuple[Card, ...]:
+    for s in range(4):
+        for r in range(1, 14):
+            _MADE[s * 13 + r - 1] = Card(s, r)
+    return tuple(card for card in _MADE if card is not None)
+
+
+DECK: tuple[Card, ...] = _make_deck()
 
 
 def parse_card(text: str) -> Card:

@@ -1,5 +1,9 @@
 """Cards and their notation (R1-R3)."""
 
+import copy
+import dataclasses
+import pickle
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -182,6 +186,19 @@ def test_r1_a_card_outside_the_deck_cannot_be_built():
         Card(0, 14)
     with pytest.raises(CardSyntaxError):
         Card(0, 0)
+    with pytest.raises(CardSyntaxError):
+        Card(True, 1)  # equal to 1, but not a card's suit
+
+
+def test_r1_there_is_one_object_per_card():
+    for card in DECK:
+        assert Card(card.suit, card.rank) is card
+        assert pickle.loads(pickle.dumps(card)) is card
+        assert copy.deepcopy(card) is card
+        assert dataclasses.replace(card) is card
+        assert card.flag == 1 << card.index
+        assert card.value == min(card.rank, 10)
+    assert {Card(1, 5): "5H"}[parse_card("5h")] == "5H"
 
 
 CARDISH = "AaTt1234567890JjQqKkSsHhDdCc♠♥♦♣ \t" + VS16
