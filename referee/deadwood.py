@@ -67,11 +67,16 @@ def _triples(s0: int, s1: int, s2: int, s3: int) -> int:
 
 
 def _set_options(m: Sequence[int], bit: int) -> list[tuple[int, ...]]:
-    """Ways to meld the rank ``bit`` as a set: the suits it takes (R4, R6)."""
+    """Ways to meld the rank ``bit`` as a set that can leave the least
+    deadwood: the suits it takes (R4, R6). A card that no run of its suit
+    takes now is never left out (it would be deadwood for good)."""
     held = tuple(i for i in range(4) if m[i] & bit)
+    in_runs = [i for i in held if RUNS[m[i]] & bit]
+    if not in_runs:
+        return [held]
     if len(held) == 3:
         return [(), held]
-    return [(), held, *(tuple(i for i in held if i != skip) for skip in held)]
+    return [(), held, *(tuple(i for i in held if i != skip) for skip in in_runs)]
 
 
 def _least(s0: int, s1: int, s2: int, s3: int, candidates: int) -> int:
@@ -140,7 +145,8 @@ def best_discard(cards: Sequence[Card]) -> tuple[Card, int]:
 
 
 def _set_choices(m: list[int], candidates: int) -> Iterator[tuple[list[int], list[Meld]]]:
-    """Every choice of sets: (remaining suit masks, the set melds)."""
+    """Every choice of sets that can leave the least deadwood: (remaining
+    suit masks, the set melds)."""
     candidates &= _triples(*m)
     if not candidates:
         yield m, []
