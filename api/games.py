@@ -160,7 +160,8 @@ def rotate_game_key(game_id: int) -> dict[str, Any]:
 def get_events(args: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
     """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
     after, wait, limit = args["after"], args["wait"], args["limit"]
-    game: GameRow = g.read_game  # read by its guard
+    # read again in this request's session, so that the game and its events are of one moment
+    game: GameRow = GameRow.read(game_id) or g.read_game
     if after > game.version:
         raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
     items = events_after(game_id, after, limit)

@@ -23,9 +23,10 @@ from weakref import WeakKeyDictionary
 
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
-from sqlalchemy import DateTime, event
+from sqlalchemy import DateTime, Select, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import SingletonThreadPool, StaticPool
 from sqlalchemy.types import TypeDecorator
 
 
@@ -212,3 +213,73 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is not None:
             value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
         return value
+
+
+class SoloRead:
+    """A prebuilt SELECT of one row, run on a pooled connection of its own,
+    outside the request's session: for a read that is this one statement and
+    nothing else (a game's ``GET``), which then opens no transaction in the
+    session and closes none. One statement is consistent by itself: SQLite and
+    PostgreSQL (in autocommit here) each run it in a snapshot of its own.
+
+    The statement is compiled once per engine, to the driver's SQL and
+    parameter order, and its columns' result processors are looked up once;
+    the row comes back as a dict by column key, with the values the ORM's
+    Core execution would give (a test compares them)."""
+
+    def __init__(self, statement: Select[Any]) -> None:
+        self.statement = statement
+        self._plans: WeakKeyDictionary[Engine, _SoloPlan] = WeakKeyDictionary()
+
+    def one_or_none(self, params: dict[str, Any], engine: Engine | None = None) -> dict[str, Any] | None:
+        engine = engine or db.engine
+        plan = self._plans.get(engine)
+        if plan is None:
+            plan = self._plans[engine] = _SoloPlan(self.statement, engine)
+        if plan.fallback:
+            row = db.session.connection().execute(self.statement, params).one_or_none()
+            return None if row is None else dict(row._mapping)
+        connection = engine.raw_connection()
+        try:
+            driver = connection.driver_connection
+            autocommit = plan.autocommit and not driver.autocommit  # type: ignore[union-attr]
+            if autocommit:
+                driver.autocommit = True  # type: ignore[union-attr]
+            try:
+                cursor = connection.cursor()
+                cursor.execute(plan.sql, plan.arguments(params))
+                values = cursor.fetchone()
+                cursor.close()
+            finally:
+                if autocommit:
+                    driver.autocommit = False  # type: ignore[union-attr]
+        finally:
+            connection.close()
+        if values is None:
+            return None
+        return {
+            key: value if process is None else process(value)
+            for key, process, value in zip(plan.keys, plan.processors, values, strict=True)
+        }
+
+
+class _SoloPlan:
+    """A :class:`SoloRead`'s statement as one engine's driver runs it."""
+
+    def __init__(self, statement: Select[Any], engine: Engine) -> None:
+        dialect = engine.dialect
+        #: SQLite's connections run in autocommit already (init_engine_events); psycopg's are switched to it.
+        #: A pool of one shared connection (an in-memory SQLite) would have it rolled back under the session.
+        self.fallback = dialect.name not in ("sqlite", "postgresql") or isinstance(
+            engine.pool, (StaticPool, SingletonThreadPool)
+        )
+        self.autocommit = dialect.name == "postgresql"
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.order: list[str] | None = list(compiled.positiontup or []) if compiled.positional else None
+        columns = list(statement.selected_columns)
+        self.keys: list[str] = [str(column.key) for column in columns]
+        self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+
+    def arguments(self, params: dict[str, Any]) -> Any:
+        return params if self.order is None else tuple(params[name] for name in self.order)

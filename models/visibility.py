@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select
 
-from models.database import db
+from models.database import SoloRead, db
 from models.game import Game, GameRow, GameView
 from models.league import PRIVATE, PUBLIC, League
 
@@ -32,12 +32,15 @@ def audience_of(game: GameView, league_visibility: str | None) -> Audience:
 
 
 def read_game_audience(game_id: int) -> tuple[GameRow, Audience] | None:
-    """The game's row and its audience, in one statement; None if there is no such game."""
-    row = db.session.connection().execute(_READ_GAME_AUDIENCE, {"id": game_id}).one_or_none()
+    """The game's row and its audience, in one statement of its own, outside
+    the request's session (a :class:`~models.database.SoloRead`); None if
+    there is no such game. A view that reads more than the game reads the
+    game again in its session, so that all it reads is of one moment."""
+    row = _READ_GAME_AUDIENCE.one_or_none({"id": game_id})
     if row is None:
         return None
-    game = GameRow.of(row._mapping)
-    return game, audience_of(game, row.league_visibility)
+    game = GameRow.of(row)
+    return game, audience_of(game, row["league_visibility"])
 
 
 def league_audience(league_id: int) -> Audience | None:
@@ -62,7 +65,7 @@ def public_games() -> ColumnElement[bool]:
 
 _GAMES, _LEAGUES = Game.__table__, League.__table__
 #: Built once: a game's read runs it on every request, for its guard and its view.
-_READ_GAME_AUDIENCE = (
+_READ_GAME_AUDIENCE = SoloRead(
     select(_GAMES, _LEAGUES.c.visibility.label("league_visibility"))
     .select_from(_GAMES.outerjoin(_LEAGUES, _LEAGUES.c.id == _GAMES.c.league_id))
     .where(_GAMES.c.id == bindparam("id"))
