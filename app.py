@@ -43,7 +43,7 @@ from api.errors import (
 from api.guards import init_guards
 from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
-from models.database import write_transaction, writing
+from models.database import JSON_ENGINE_OPTIONS, write_transaction, writing
 from models.events import VersionWatch
 from models.security import WRITE, rotate_key
 from models.verify import check_books, snapshot
@@ -203,6 +203,8 @@ def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict
 def init_database(app: Flask) -> None:
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
     engine_options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    for name, value in JSON_ENGINE_OPTIONS.items():
+        engine_options.setdefault(name, value)
     if not uri.startswith("sqlite"):
         # A server connection can drop (a restart, a proxy's idle timeout): test it
         # at checkout. A SQLite file cannot drop, so it skips the extra statement.

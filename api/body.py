@@ -16,6 +16,7 @@ import io
 from typing import Any
 
 import flask_smorest
+import orjson
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 from flask.wrappers import Request
@@ -34,6 +35,26 @@ WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 class BoundedJSONProvider(DefaultJSONProvider):
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return loads(s)
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        """A response body, compact, written by orjson (text as UTF-8, not
+        escaped); what orjson cannot write (an integer past 64 bits, echoed
+        in an error) and any other layout go to the standard library. Dates
+        and dataclasses go through Flask's ``default``, as before."""
+        if kwargs == _COMPACT:
+            try:
+                return orjson.dumps(obj, default=self.default, option=self._orjson_options()).decode()
+            except TypeError:
+                pass
+        return super().dumps(obj, **kwargs)
+
+    def _orjson_options(self) -> int:
+        options = _ORJSON_OPTIONS
+        return options | orjson.OPT_SORT_KEYS if self.sort_keys else options
+
+
+_COMPACT = {"separators": (",", ":")}
+_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
 class ApiRequest(Request):

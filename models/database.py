@@ -11,6 +11,7 @@ is recorded.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import threading
 import time
@@ -21,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import orjson
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import DateTime, Select, event
@@ -60,6 +62,29 @@ class Session(FlaskSession):
 
 
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False, "class_": Session})
+
+
+def dumps_json(value: Any) -> str:
+    """A JSON column's text: orjson's (several times faster than the standard
+    library's, on every write), or, for what orjson cannot write (an integer
+    past 64 bits), the standard library's."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def loads_json(text: str | bytes) -> Any:
+    """A JSON column's value, read by orjson, or the standard library for
+    what it refuses (a number past its range, in text written before)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+#: the engine options that read and write JSON columns with orjson
+JSON_ENGINE_OPTIONS = {"json_serializer": dumps_json, "json_deserializer": loads_json}
 
 
 def now() -> datetime:
