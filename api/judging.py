@@ -632,6 +632,8 @@ def _shown(value: Any) -> str:
 
 def _identical(stored: Any, derived: Any) -> bool:
     """Equal, and of the same JSON types throughout (``1 == 1.0 == True`` in Python)."""
+    if stored is derived:
+        return True
     if type(stored) is not type(derived):
         return False
     if type(derived) is dict:

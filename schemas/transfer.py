@@ -11,6 +11,7 @@ all its hands.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,30 @@ class _Roles(Schema):
     sitter = id_field(required=True)
 
 
+class _RolesField(fields.Nested):
+    """``Nested(_Roles)``, with its most common value read in one step: an
+    object of exactly the three roles, each a player id, is what the schema
+    would load; anything else goes to the schema, for its errors. An import
+    reads two seatings a hand."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(_Roles, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
+        if type(value) is dict and len(value) == 3 and not partial:
+            box, captain, sitter = value.get("box"), value.get("captain"), value.get("sitter")
+            if (
+                type(box) is int
+                and type(captain) is int
+                and type(sitter) is int
+                and 0 < box <= MAX_ID
+                and 0 < captain <= MAX_ID
+                and 0 < sitter <= MAX_ID
+            ):
+                return {"box": box, "captain": captain, "sitter": sitter}
+        return super()._deserialize(value, attr, data, partial=partial, **kwargs)
+
+
 class _Rules(RulesSchema):
     """All four options, as an export gives them (schemas.rules bounds each)."""
 
@@ -60,7 +85,7 @@ class _Rules(RulesSchema):
 class _Hand(Schema):
     number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
     mode = fields.String(required=True, validate=validate.OneOf(["cards", "counts", "draw"]))
-    seating = fields.Nested(_Roles, required=True)
+    seating = _RolesField(required=True)
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
     input = fields.Nested(HandInSchema, required=True)
     # Compared member by member with the referee's ruling of the input.
@@ -78,12 +103,33 @@ class _Hand(Schema):
             )
 
 
+_FAST_PLAYER_KEY = re.compile(r"[1-9][0-9]{0,9}")
+
+
+class _Scores(fields.Dict):
+    """Points by player id: ``{"17": 26}``. A map whose every key is a
+    player id and every value a count is what the key and value fields would
+    load, and is read in one pass; anything else goes through them, for
+    their errors (an import reads two such maps a revision)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            keys=fields.String(validate=_PLAYER_KEY),
+            values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
+            **kwargs,
+        )
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[Any, Any]:
+        if type(value) is dict and all(
+            type(k) is str and _FAST_PLAYER_KEY.fullmatch(k) and type(v) is int and 0 <= v <= MAX_ID
+            for k, v in value.items()
+        ):
+            return dict(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def _scores(**kwargs: Any) -> fields.Dict:
-    return fields.Dict(
-        keys=fields.String(validate=_PLAYER_KEY),
-        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
-        **kwargs,
-    )
+    return _Scores(**kwargs)
 
 
 class _Revision(Schema):
@@ -94,7 +140,7 @@ class _Revision(Schema):
     revision = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
     action = fields.String(required=True, validate=validate.OneOf(REVISION_ACTIONS))
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
-    seating = fields.Nested(_Roles, required=True)
+    seating = _RolesField(required=True)
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
     # Loaded with HandInSchema by api.judging, unless given exactly as an input loaded already.
     input = fields.Dict(required=True)
@@ -148,14 +194,10 @@ class GameImportSchemaV1(Schema):
     played_at = UTCDateTime(required=True)
     players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
     cut = fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True, allow_none=True)
-    first_roles = fields.Nested(_Roles, required=True)
+    first_roles = _RolesField(required=True)
     rules = fields.Nested(_Rules, required=True)
     status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
-    scores = fields.Dict(
-        keys=fields.String(validate=_PLAYER_KEY),
-        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
-        required=True,
-    )
+    scores = _scores(required=True)
     winner = id_field(required=True, allow_none=True)
     hands = fields.List(fields.Nested(_Hand), required=True)
 
