@@ -16,7 +16,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
@@ -27,6 +27,7 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import DateTime, Select, event
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import SingletonThreadPool, StaticPool
 from sqlalchemy.types import TypeDecorator
@@ -270,16 +271,18 @@ class SoloRead:
             autocommit = plan.autocommit and not driver.autocommit  # type: ignore[union-attr]
             if autocommit:
                 driver.autocommit = True  # type: ignore[union-attr]
-            try:
-                cursor = connection.cursor()
-                cursor.execute(plan.sql, plan.arguments(params))
-                values = cursor.fetchone()
-                cursor.close()
-            finally:
-                if autocommit:
+            cursor = _execute(
+                connection.dbapi_connection, engine.dialect, plan.sql, plan.arguments(params), connection.invalidate
+            )
+            values = cursor.fetchone()
+            cursor.close()
+            if autocommit:
+                try:
                     driver.autocommit = False  # type: ignore[union-attr]
+                except engine.dialect.loaded_dbapi.Error as err:  # dropped after the read: the read stands
+                    connection.invalidate(err)
         finally:
-            connection.close()
+            connection.close()  # back to the pool; invalidated, it is not handed out again
         if values is None:
             return None
         return {
@@ -308,3 +311,119 @@ class _SoloPlan:
 
     def arguments(self, params: dict[str, Any]) -> Any:
         return params if self.order is None else tuple(params[name] for name in self.order)
+
+
+class DriverStatement:
+    """A prebuilt statement of a hand's write (the game's lock, the hand, the
+    game's row, its revision and event), run on the driver's cursor of the
+    session's connection, in the session's transaction: what SQLAlchemy's
+    Core adds around each execution (its execution context, events and result
+    objects) cost as much as the statement itself, five times a hand.
+
+    Compiled once per dialect and set of parameters, with the bind and result
+    processors of its columns, so values go in and come out as the Core would
+    give them (a test compares them); a driver's error is raised as the
+    Core's (``DBAPIError.instance``), so a locked database is still the
+    ``OperationalError`` the API answers with a 503. A statement the Core
+    would add values to (a column default computed in Python) goes through
+    the Core."""
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self._plans: WeakKeyDictionary[Any, dict[tuple[str, ...], _DriverPlan | None]] = WeakKeyDictionary()
+
+    def _plan(self, connection: Connection, params: dict[str, Any]) -> _DriverPlan | None:
+        dialect = connection.dialect
+        plans = self._plans.get(dialect)
+        if plans is None:
+            plans = self._plans[dialect] = {}
+        keys = tuple(params)
+        try:
+            return plans[keys]
+        except KeyError:
+            plan = plans[keys] = _DriverPlan.make(self.statement, dialect, keys)
+            return plan
+
+    def execute(self, params: dict[str, Any]) -> int:
+        """Run it; the number of rows it changed (an UPDATE's)."""
+        connection = db.session.connection()
+        plan = self._plan(connection, params)
+        if plan is None:
+            return int(connection.execute(self.statement, params).rowcount)
+        cursor = plan.run(connection, params)
+        count = int(cursor.rowcount)
+        cursor.close()
+        return count
+
+    def one_or_none(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """Run it (a SELECT); its one row by column key, or None."""
+        connection = db.session.connection()
+        plan = self._plan(connection, params)
+        if plan is None:
+            row = connection.execute(self.statement, params).one_or_none()
+            return None if row is None else dict(row._mapping)
+        cursor = plan.run(connection, params)
+        values = cursor.fetchone()
+        cursor.close()
+        if values is None:
+            return None
+        return {
+            key: value if process is None else process(value)
+            for key, process, value in zip(plan.keys, plan.processors, values, strict=True)
+        }
+
+
+class _DriverPlan:
+    """A :class:`DriverStatement` as one dialect's driver runs it with one set of parameters."""
+
+    def __init__(self, compiled: Any, dialect: Any, columns: list[Any]) -> None:
+        self.compiled = compiled
+        self.dialect = dialect
+        self.sql: str = compiled.string
+        self.order: list[str] | None = list(compiled.positiontup or []) if compiled.positional else None
+        self.binds = [
+            (name, bind.type.dialect_impl(dialect).bind_processor(dialect)) for name, bind in compiled.binds.items()
+        ]
+        self.keys: list[str] = [str(column.key) for column in columns]
+        self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+
+    @classmethod
+    def make(cls, statement: Any, dialect: Any, keys: tuple[str, ...]) -> _DriverPlan | None:
+        if dialect.name not in ("sqlite", "postgresql"):
+            return None
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys) if statement.is_insert else None)
+        if compiled.insert_prefetch or compiled.update_prefetch:  # Python-side defaults: the Core computes them
+            return None
+        columns = list(statement.selected_columns) if statement.is_select else []
+        return cls(compiled, dialect, columns)
+
+    def run(self, connection: Connection, params: dict[str, Any]) -> Any:
+        values = self.compiled.construct_params(params)
+        for name, process in self.binds:
+            if process is not None and name in values:
+                values[name] = process(values[name])
+        arguments = values if self.order is None else tuple(values[name] for name in self.order)
+        return _execute(
+            connection.connection.dbapi_connection, self.dialect, self.sql, arguments, connection.invalidate
+        )
+
+
+def _execute(dbapi_connection: Any, dialect: Any, sql: str, arguments: Any, invalidate: Any) -> Any:
+    """A cursor that has run ``sql``. A driver's error is raised as the Core
+    raises it: wrapped (``DBAPIError.instance``: a locked database is still an
+    ``OperationalError``), and, for a connection that dropped, with the
+    connection invalidated (``invalidate``), so that the pool never hands it
+    out again, and the error saying so."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(sql, arguments)
+    except dialect.loaded_dbapi.Error as err:
+        dropped = bool(dialect.is_disconnect(err, dbapi_connection, cursor))
+        with suppress(dialect.loaded_dbapi.Error):
+            cursor.close()
+        if dropped:
+            invalidate(err)
+        raise DBAPIError.instance(
+            sql, arguments, err, dialect.loaded_dbapi.Error, connection_invalidated=dropped, dialect=dialect
+        ) from err
+    return cursor

@@ -27,7 +27,7 @@ from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, bindparam,
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import UTCDateTime, db, now
+from models.database import DriverStatement, UTCDateTime, db, now
 from models.game import Game
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class Event:
 
 _EVENTS = GameEvent.__table__
 _GAMES = Game.__table__
-_INSERT = insert(_EVENTS)
+_INSERT = DriverStatement(insert(_EVENTS))
 _AFTER = (
     select(_EVENTS.c.version, _EVENTS.c.kind, _EVENTS.c.hand, _EVENTS.c.at)
     .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.version > bindparam("after"))
@@ -80,9 +80,7 @@ _AFTER = (
 
 def add_event(game_id: int, version: int, kind: EventKind, hand: int | None = None) -> None:
     """Record, in the write's transaction, the change that brought the game to ``version``."""
-    db.session.connection().execute(
-        _INSERT, {"game_id": game_id, "version": version, "kind": kind, "hand": hand, "at": now()}
-    )
+    _INSERT.execute({"game_id": game_id, "version": version, "kind": kind, "hand": hand, "at": now()})
 
 
 def events_after(game_id: int, after: int, limit: int) -> list[Event]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import UTCDateTime, db, now
+from models.database import DriverStatement, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
@@ -275,9 +275,7 @@ def record_hand(
         recorded_at=now(),
     )
     after = game.replace(**state_columns(state), version=game.version + 1)
-    connection = db.session.connection()
-    connection.execute(
-        _INSERT_HAND,
+    _INSERT_HAND.execute(
         {
             **result,
             "game_id": game.id,
@@ -291,8 +289,7 @@ def record_hand(
             "corrected_at": None,
         },
     )
-    changed = connection.execute(
-        _UPDATE_GAME,
+    changed = _UPDATE_GAME.execute(
         {
             **{"new_" + k: v for k, v in state_columns(state).items()},
             "game_id": game.id,
@@ -300,7 +297,7 @@ def record_hand(
             "new_version": after.version,
         },
     )
-    if changed.rowcount != 1:
+    if changed != 1:
         raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
     delta: dict[PlayerId, Figures] = {p: Figures(games_played=0) for p in game.players}
     add_hand(delta, record)
@@ -379,8 +376,8 @@ _HANDS = Hand.__table__
 _GAME_COLUMNS = [column.key for column in _GAMES.columns]
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
 _LOCK_GAME = _READ_GAME.with_for_update()
-_INSERT_HAND = insert(_HANDS)
-_UPDATE_GAME = (
+_INSERT_HAND = DriverStatement(insert(_HANDS))
+_UPDATE_GAME = DriverStatement(
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
     .values(

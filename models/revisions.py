@@ -17,7 +17,7 @@ from typing import Any, Literal
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import UTCDateTime, db, now
+from models.database import DriverStatement, UTCDateTime, db, now
 from models.game import Game, Hand, HandRow
 from referee import Roles
 
@@ -64,7 +64,7 @@ _NEXT = (
     .where(_REVISIONS.c.game_id == bindparam("of_game"), _REVISIONS.c.number == bindparam("of_number"))
     .scalar_subquery()
 )
-_INSERT = insert(_REVISIONS).values(revision=_NEXT)
+_INSERT = DriverStatement(insert(_REVISIONS).values(revision=_NEXT))
 _OF_HAND = (
     select(HandRevision)
     .where(HandRevision.game_id == bindparam("game_id"), HandRevision.number == bindparam("number"))
@@ -83,8 +83,7 @@ def add_revision(
     dispute_id: int | None = None,
 ) -> None:
     """Append the hand as it stands now (or stood, when undone) to its revisions."""
-    db.session.connection().execute(
-        _INSERT,
+    _INSERT.execute(
         {
             "of_game": game_id,
             "of_number": hand.number,

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import UTCDateTime, db, now
+from models.database import DriverStatement, UTCDateTime, db, now
 from models.game import Game, GameRow
 from models.league import League
 from models.visibility import Audience, audience_of
@@ -90,12 +90,9 @@ def find_key(key_hash: str) -> KeyRow | None:
 def lock_game_with_key(game_id: int, key_hash: str | None) -> tuple[GameRow, Audience, KeyRow | None] | None:
     """The game's row locked for this write (as ``GameRow.read(lock=True)``),
     its audience and the key with this hash, if there is one, in one statement."""
-    row = (
-        db.session.connection().execute(_LOCK_GAME_WITH_KEY, {"id": game_id, "key_hash": key_hash or ""}).one_or_none()
-    )
-    if row is None:
+    values = _LOCK_GAME_WITH_KEY.one_or_none({"id": game_id, "key_hash": key_hash or ""})
+    if values is None:
         return None
-    values = row._mapping
     key = (
         None
         if values["key_key_hash"] is None
@@ -183,7 +180,7 @@ _KEYS = ApiKey.__table__
 _KEY_COLUMNS = (_KEYS.c.id, _KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at, _KEYS.c.kind)
 _FIND_KEY = select(*_KEY_COLUMNS).where(_KEYS.c.key_hash == bindparam("key_hash"))
 _GAMES, _LEAGUES = Game.__table__, League.__table__
-_LOCK_GAME_WITH_KEY = (
+_LOCK_GAME_WITH_KEY = DriverStatement(
     select(
         _GAMES,
         _LEAGUES.c.visibility.label("league_visibility"),

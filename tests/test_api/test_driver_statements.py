@@ -1,16 +1,25 @@
-"""A game's read outside the request's session (models.database.SoloRead):
-the same row as the ORM's Core execution gives, value for value and type for
-type, on every backend; and nothing left open behind it."""
+"""Statements run on the driver's cursor (models.database): a game's read
+outside the request's session (``SoloRead``) and a hand's write in it
+(``DriverStatement``) give and store the same values as SQLAlchemy's Core
+execution, type for type, on every backend; leave nothing open; and fail
+with the Core's errors."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, select
+from sqlalchemy.exc import IntegrityError
 
 from models import db
-from models.database import _SoloPlan
+from models.database import DriverStatement, _SoloPlan, now
+from models.events import _INSERT as INSERT_EVENT
+from models.game import Game, Hand
+from models.revisions import _INSERT as INSERT_REVISION
+from models.revisions import HandRevision
+from models.security import _LOCK_GAME_WITH_KEY, hash_key
 from models.visibility import _READ_GAME_AUDIENCE
 from tests.test_api.conftest import Api, by_counts, seats
 
@@ -73,3 +82,80 @@ def test_a_solo_read_of_an_in_memory_database_goes_through_the_session(tmp_path:
             assert _SoloPlan(statement, engine).fallback is fallback
         finally:
             engine.dispose()
+
+
+def test_a_driver_statement_reads_the_core_row_of_a_locked_game_and_its_key(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    game = api.new_game(players, roles=seats(*players))
+    api.record(game["id"], by_counts("captain", 2, 40))
+    with app.app_context():
+        for key_hash in (hash_key(game["key"]), "no such key"):
+            params = {"id": game["id"], "key_hash": key_hash}
+            driven = _LOCK_GAME_WITH_KEY.one_or_none(params)
+            row = db.session.connection().execute(_LOCK_GAME_WITH_KEY.statement, params).one()
+            _same(driven, dict(row._mapping))
+            assert driven is not None
+            if key_hash == "no such key":
+                assert driven["key_id"] is None and driven["key_kind"] is None
+            else:
+                assert driven["key_kind"] == "write" and driven["key_game_id"] == game["id"]
+        assert _LOCK_GAME_WITH_KEY.one_or_none({"id": 2147483647, "key_hash": ""}) is None
+        db.session.rollback()
+
+
+def test_a_driver_statement_writes_what_the_core_reads_back_and_fails_as_the_core_does(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    game = api.new_game(players, roles=seats(*players))
+    api.record(game["id"], by_counts("box", 3, 33))  # hand 1, its revision and event, written by the driver
+    with app.app_context():
+        hand = db.session.scalars(select(Hand).where(Hand.game_id == game["id"])).one()
+        assert (hand.number, hand.outcome, hand.points, hand.knocker_deadwood) == (1, "knock", 30, None)
+        assert hand.input == {"knocker": "box", "knocker_deadwood_count": 3, "defender_deadwood_count": 33}
+        assert hand.scores_after == {str(players[0]): 30, str(players[1]): 0, str(players[2]): 0}
+        assert hand.seating_follows is True
+        assert hand.recorded_at.tzinfo is not None
+        revision = db.session.scalars(select(HandRevision).where(HandRevision.game_id == game["id"])).one()
+        assert (revision.revision, revision.action, revision.ruling) == (1, "recorded", hand.ruling)
+        assert db.session.get(Game, game["id"]).version == game["version"] + 1
+        event = {"game_id": game["id"], "version": game["version"] + 1, "kind": "hand_recorded", "hand": 1, "at": now()}
+        with pytest.raises(IntegrityError):  # that version's event is there: the Core's error, as from the Core
+            INSERT_EVENT.execute(event)
+        db.session.rollback()
+
+
+def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    game = api.new_game(players, roles=seats(*players))
+    api.record(game["id"], by_counts("box", 3, 33))
+    with app.app_context():
+        params = {
+            "of_game": game["id"],
+            "of_number": 1,
+            "game_id": game["id"],
+            "number": 1,
+            "action": "corrected",
+            "mode": "counts",
+            "box": players[0],
+            "captain": players[1],
+            "sitter": players[2],
+            "knocker": "box",
+            "input": {},
+            "ruling": {},
+            "scores_after": {},
+            "game_scores": {},
+            "key_id": None,
+            "reason": None,
+            "dispute_id": None,
+        }  # no made_at: its default, now(), is the Core's to compute
+        connection = db.session.connection()
+        assert INSERT_REVISION._plan(connection, params) is None
+        INSERT_REVISION.execute(params)
+        made = db.session.scalars(
+            select(HandRevision.made_at).where(HandRevision.game_id == game["id"], HandRevision.revision == 2)
+        ).one()
+        assert made.tzinfo is not None
+        assert isinstance(INSERT_REVISION, DriverStatement)
+        db.session.rollback()
