@@ -207,7 +207,9 @@ def init_engine_events(engine: Engine) -> None:
             if waited:  # what is left of WRITER_WAIT, not a busy timeout more
                 _begin_immediate(connection, deadline)
                 return
-        connection.exec_driver_sql("BEGIN IMMEDIATE")  # its "database is locked" is SQLAlchemy's error (503)
+        # on the driver's cursor, its "database is locked" raised as SQLAlchemy's error (a 503)
+        dbapi_connection = connection.connection.dbapi_connection
+        _execute(dbapi_connection, connection.dialect, "BEGIN IMMEDIATE", (), connection.invalidate).close()
 
     @event.listens_for(engine, "commit")
     def _on_commit(connection: Any) -> None:
