@@ -272,8 +272,49 @@ def card_list(cards: Iterable[Card]) -> list[str]:
 
 
 def ruling_dict(ruling: Ruling) -> dict[str, Any]:
-    """The JSON of a ruling as stored with its hand and served."""
-    return RULING.dump(ruling)
+    """The JSON of a ruling as stored with its hand and served: what
+    ``RULING`` (:class:`RulingSchema`, which describes it) dumps, built
+    straight from the referee's types, as every hand's write and every hand
+    of an import needs it (a property test holds the two equal)."""
+    knocker, defender = ruling.knocker, ruling.defender
+    knocker_out: dict[str, Any] = {
+        "melds": _melds_out(knocker.melds),
+        "deadwood": _cards_out(knocker.deadwood),
+        "deadwood_count": knocker.deadwood_count,
+    }
+    if knocker.better is not None:
+        knocker_out["better"] = {
+            "melds": _melds_out(knocker.better.melds),
+            "deadwood": _cards_out(knocker.better.deadwood),
+            "deadwood_count": knocker.better.deadwood_count,
+        }
+    defender_out = _defender_out(defender)
+    if defender.better is not None:
+        defender_out["better"] = _defender_out(defender.better)
+    return {
+        "outcome": ruling.outcome.value,
+        "scorer": None if ruling.scorer is None else ruling.scorer.value,
+        "points": ruling.points,
+        "knocker": knocker_out,
+        "defender": defender_out,
+    }
+
+
+def _cards_out(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _melds_out(melds: Iterable[Any]) -> list[list[str]]:
+    return [[str(c) for c in m.cards] for m in melds]
+
+
+def _defender_out(play: Any) -> dict[str, Any]:
+    return {
+        "melds": _melds_out(play.melds),
+        "layoffs": [{"card": str(lo.card), "meld": lo.meld} for lo in play.layoffs],
+        "deadwood": _cards_out(play.deadwood),
+        "deadwood_count": play.deadwood_count,
+    }
 
 
 def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> dict[str, Any]:
