@@ -510,7 +510,6 @@ def init_commands(app: Flask) -> None:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = GinrefFlask(__name__)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
     load_config(app, test_config)
     init_database(app)
     init_bodies(app)
