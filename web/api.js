@@ -112,7 +112,9 @@ async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotency
 }
 
 function remember(gameId, result) {
-  if (result.etag) etags.set(String(gameId), result.etag);
+  // A 304 only confirms the ETag it was asked about: one that arrives after a
+  // fresher answer (a slow poll, sent before a write) must not take it back.
+  if (result.etag && result.status !== 304) etags.set(String(gameId), result.etag);
   return result;
 }
 

@@ -231,3 +231,41 @@ def test_when_the_change_feed_fails_the_phone_polls_with_if_none_match_and_tries
     assert polls  # a 304 when nothing changed
     assert 2 <= len(tries) <= 4  # backing off: 4 s, then 8 s, ...
     assert all(b - a >= 3.5 for a, b in zip(tries, tries[1:], strict=False))
+
+
+def test_a_304_that_comes_after_a_fresher_answer_does_not_take_its_etag_back(phones, api: Api) -> None:
+    """A slow poll, sent before another phone's write, answers after the
+    page has read the game afresh: it confirms the old ETag, which the page
+    must not remember again (its next save would be a 412)."""
+    first, game_id, ids, scorer = new_game(phones, api, "late304")
+    page = first.page
+    old = api.get_etag(f"/games/{game_id}")
+    page.wait_for_function(f"() => import('/web/api.js').then((m) => m.etagOf({game_id}) === {old!r})")
+    key = scorer.split("key=")[1]
+    api.post(f"/games/{game_id}/hands", {"outcome": "draw"}, key=key, **{"If-Match": old})
+    new = api.get_etag(f"/games/{game_id}")
+    assert new != old
+    state = page.evaluate(
+        """async ([gameId, old]) => {
+            const m = await import('/web/api.js');
+            await m.api.game(gameId, { fresh: true });  // the fresh read: the new ETag
+            const fresh = m.etagOf(gameId);
+            const late = await fetch(`/api/v1/games/${gameId}`, { headers: { 'If-None-Match': old } });
+            return { fresh, lateStatus: late.status };
+        }""",
+        [game_id, old],
+    )
+    assert state == {"fresh": new, "lateStatus": 200}
+    page.route(
+        f"**/api/v1/games/{game_id}",
+        lambda route: route.fulfill(status=304, headers={"ETag": old}),  # the slow poll's answer, about the old one
+    )
+    after = page.evaluate(
+        """async ([gameId]) => {
+            const m = await import('/web/api.js');
+            await m.api.game(gameId);  // with If-None-Match: the old ETag comes back in a 304
+            return m.etagOf(gameId);
+        }""",
+        [game_id],
+    )
+    assert after == new
