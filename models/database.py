@@ -264,7 +264,8 @@ class SoloRead:
         plan = self._plans.get(engine)
         if plan is None:
             plan = self._plans[engine] = _SoloPlan(self.statement, engine)
-        if plan.fallback:
+        driven = plan.driven
+        if driven is None:
             row = db.session.connection().execute(self.statement, params).one_or_none()
             return None if row is None else dict(row._mapping)
         connection = engine.raw_connection()
@@ -274,45 +275,35 @@ class SoloRead:
             if autocommit:
                 driver.autocommit = True  # type: ignore[union-attr]
             cursor = _execute(
-                connection.dbapi_connection, engine.dialect, plan.sql, plan.arguments(params), connection.invalidate
+                connection.dbapi_connection, driven.dialect, driven.sql, driven.arguments(params), connection.invalidate
             )
             values = cursor.fetchone()
             cursor.close()
             if autocommit:
                 try:
                     driver.autocommit = False  # type: ignore[union-attr]
-                except engine.dialect.loaded_dbapi.Error as err:  # dropped after the read: the read stands
+                except driven.dialect.loaded_dbapi.Error as err:  # dropped after the read: the read stands
                     connection.invalidate(err)
         finally:
             connection.close()  # back to the pool; invalidated, it is not handed out again
-        if values is None:
-            return None
-        return {
-            key: value if process is None else process(value)
-            for key, process, value in zip(plan.keys, plan.processors, values, strict=True)
-        }
+        return driven.row(values)
 
 
 class _SoloPlan:
-    """A :class:`SoloRead`'s statement as one engine's driver runs it."""
+    """A :class:`SoloRead`'s statement as one engine's driver runs it
+    (``driven``; None: through the session)."""
 
     def __init__(self, statement: Select[Any], engine: Engine) -> None:
-        dialect = engine.dialect
         #: SQLite's connections run in autocommit already (init_engine_events); psycopg's are switched to it.
+        self.autocommit = engine.dialect.name == "postgresql"
         #: A pool of one shared connection (an in-memory SQLite) would have it rolled back under the session.
-        self.fallback = dialect.name not in ("sqlite", "postgresql") or isinstance(
-            engine.pool, (StaticPool, SingletonThreadPool)
-        )
-        self.autocommit = dialect.name == "postgresql"
-        compiled = statement.compile(dialect=dialect)
-        self.sql = compiled.string
-        self.order: list[str] | None = list(compiled.positiontup or []) if compiled.positional else None
-        columns = list(statement.selected_columns)
-        self.keys: list[str] = [str(column.key) for column in columns]
-        self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+        shared = isinstance(engine.pool, (StaticPool, SingletonThreadPool))
+        self.driven = None if shared else _DriverPlan.make(statement, engine.dialect, ())
 
-    def arguments(self, params: dict[str, Any]) -> Any:
-        return params if self.order is None else tuple(params[name] for name in self.order)
+    @property
+    def fallback(self) -> bool:
+        """Whether the read goes through the session."""
+        return self.driven is None
 
 
 class DriverStatement:
@@ -367,12 +358,7 @@ class DriverStatement:
         cursor = plan.run(connection, params)
         values = cursor.fetchone()
         cursor.close()
-        if values is None:
-            return None
-        return {
-            key: value if process is None else process(value)
-            for key, process, value in zip(plan.keys, plan.processors, values, strict=True)
-        }
+        return plan.row(values)
 
 
 class _DriverPlan:
@@ -399,15 +385,26 @@ class _DriverPlan:
         columns = list(statement.selected_columns) if statement.is_select else []
         return cls(compiled, dialect, columns)
 
-    def run(self, connection: Connection, params: dict[str, Any]) -> Any:
+    def arguments(self, params: dict[str, Any]) -> Any:
+        """The driver's parameters: each bound value processed, in the order the SQL names them."""
         values = self.compiled.construct_params(params)
         for name, process in self.binds:
             if process is not None and name in values:
                 values[name] = process(values[name])
-        arguments = values if self.order is None else tuple(values[name] for name in self.order)
-        return _execute(
-            connection.connection.dbapi_connection, self.dialect, self.sql, arguments, connection.invalidate
-        )
+        return values if self.order is None else tuple(values[name] for name in self.order)
+
+    def row(self, values: Any) -> dict[str, Any] | None:
+        """A row the driver fetched, by column key, its values processed (None for no row)."""
+        if values is None:
+            return None
+        return {
+            key: value if process is None else process(value)
+            for key, process, value in zip(self.keys, self.processors, values, strict=True)
+        }
+
+    def run(self, connection: Connection, params: dict[str, Any]) -> Any:
+        dbapi_connection = connection.connection.dbapi_connection
+        return _execute(dbapi_connection, self.dialect, self.sql, self.arguments(params), connection.invalidate)
 
 
 def _execute(dbapi_connection: Any, dialect: Any, sql: str, arguments: Any, invalidate: Any) -> Any:
