@@ -372,6 +372,10 @@ class _DriverPlan:
         self.binds = [
             (name, bind.type.dialect_impl(dialect).bind_processor(dialect)) for name, bind in compiled.binds.items()
         ]
+        #: every value comes from the caller and goes to the driver as it is (a game's read, its lock)
+        self.direct = all(process is None for _, process in self.binds) and all(
+            bind.required for bind in compiled.binds.values()
+        )
         self.keys: list[str] = [str(column.key) for column in columns]
         self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
 
@@ -387,6 +391,8 @@ class _DriverPlan:
 
     def arguments(self, params: dict[str, Any]) -> Any:
         """The driver's parameters: each bound value processed, in the order the SQL names them."""
+        if self.direct:
+            return params if self.order is None else tuple(params[name] for name in self.order)
         values = self.compiled.construct_params(params)
         for name, process in self.binds:
             if process is not None and name in values:
