@@ -84,13 +84,14 @@ class Card:
         return parse_card(text)
 
     def __str__(self) -> str:
-        return RANKS[self.rank - 1] + SUITS[self.suit]
+        return _NAMES[self.index]  # one string per card, however many rulings name it
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
 
 _MADE: list[Card | None] = [None] * 52
+_NAMES: tuple[str, ...] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52))
 
 
 def _make_deck() -> tuple[Card, ...]:
