@@ -10,7 +10,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
-from api.errors import INVALID_CONTENT, Problem, flatten_messages, invalid
+from api.errors import INVALID_CONTENT, MALFORMED_JSON, Problem, flatten_messages, invalid
 from models.disputes import compare
 from models.transfer import ImportedDispute, ImportedGame, ImportedHand, ImportedLeague, ImportedRevision
 from referee import (
@@ -32,8 +32,10 @@ from referee.game import advance, new_game
 from referee.roles import PlayerId
 from referee.stats import game_figures
 from schemas.hands import DefenderHandSchema, HandInSchema, KnockerHandSchema
+from schemas.numbers import NumberOutOfRangeError
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
-from schemas.transfer import GAME_SCHEMAS
+from schemas.transfer import GAME_SCHEMAS, GameReader
+from schemas.transfer_fast import load_game
 
 
 @dataclass(frozen=True)
@@ -122,9 +124,28 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
     schema = GAME_SCHEMAS[doc["format_version"]]()
     games = []
     given = doc["games"]
+    reader = GameReader()
+    version = doc["format_version"]
     for i in range(len(given)):
-        raw, given[i] = given[i], None  # let each game's document go once it is judged
         field = f"games[{i}]"
+        text, given[i] = given[i], None  # let each game's document go once it is judged
+        # The common shape of a game, read and loaded at once; anything else, or
+        # anything wrong with it, is read and loaded again the way that names it.
+        decoded = reader.decoded(text)
+        fast = load_game(decoded, version)
+        if fast is not None:
+            try:
+                games.append(judge_game(fast, decoded, known, field))
+                continue
+            except (Problem, RefereeError):
+                pass
+        del decoded, fast
+        try:
+            raw = reader.read(text, field)
+        except NumberOutOfRangeError:
+            raise
+        except ValueError:
+            raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON) from None
         try:
             game = schema.load(raw)
         except ValidationError as err:
@@ -135,11 +156,10 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
 
 
 def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], field: str) -> ImportedGame:
-    """One loaded game of an import; ``given`` is the game as given (inputs
-    are kept where they are canonical already). Its record, when the
+    """One loaded game of an import; ``given`` is the game as given (its
+    revisions and disputes are compared as given). Its record, when the
     document has one (format 2), is judged after its hands
     (:func:`judge_revisions`, :func:`judge_disputes`)."""
-    raw_hands: list[dict[str, Any]] = given["hands"]
     players: list[int] = game["players"]
     for p in players:
         if p not in known:
@@ -155,7 +175,7 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
     records: list[HandRecord] = []
     running: list[dict[PlayerId, int]] = []
     hands: list[ImportedHand] = []
-    for i, (hand, raw) in enumerate(zip(game["hands"], raw_hands, strict=True)):
+    for i, hand in enumerate(game["hands"]):
         hfield = f"{field}.hands[{i}]"
         if hand["number"] != i + 1:
             raise invalid(
@@ -200,8 +220,8 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
         state = advance(rules, state, record)
         records.append(record)
         running.append(state.scores)
-        # The stored ruling equals the referee's; the input is kept as given when it is canonical.
-        canonical = raw["input"] if raw["input"] == judged.input else judged.input
+        # The input in its canonical form, the ruling the referee's (the given one's equal):
+        # built by the referee, they name each card with one string, however many hands hold it.
         hands.append(
             ImportedHand(
                 hand["number"],
@@ -209,8 +229,8 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
                 judged.knocker,
                 judged.score,
                 judged.mode,
-                canonical,
-                hand["ruling"],
+                judged.input,
+                judged.ruling,
                 hand["recorded_at"],
                 hand["corrected_at"],
             )
@@ -285,7 +305,7 @@ def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules, field:
     except RefereeError as err:
         raise err.at(f"{field}.input") from None
     knocker = None if judged.knocker is None else judged.knocker.value
-    fresh = _Known(raw, judged.mode, knocker, raw if raw == judged.input else judged.input, judged.ruling)
+    fresh = _Known(raw, judged.mode, knocker, judged.input, judged.ruling)
     known.append(fresh)
     return fresh
 

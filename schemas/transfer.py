@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.disputes import MAX_CLAIM
@@ -298,31 +299,97 @@ def read_player_mapping(text: str) -> dict[int, int]:
 
 
 def read_document(read: Callable[[], bytes]) -> Any:
-    """The document's JSON text as Python values, read with ``read``. The
-    bytes are let go once decoded, the text once parsed; each distinct short
-    string (a card, a role, an outcome) is kept once however often it occurs,
-    as a large import holds tens of thousands of hands of the same 52 cards.
-    Raises ``ValueError`` for text that is not JSON (as ``json.loads``), and
-    :class:`~schemas.numbers.NumberOutOfRangeError` for a number out of range."""
-    text = _decoded(read())
-    shared: dict[str, str] = {}
+    """The document's JSON text as Python values, read with ``read``; its
+    games stay as their JSON text (``msgspec.Raw``, a view of the body, no
+    copy), each parsed when it is judged (:class:`GameReader`), so that a
+    large import never holds all of its games parsed at once. Each distinct
+    short string (a card, a role, an outcome) is kept once however often it
+    occurs, as a large import holds tens of thousands of hands of the same
+    52 cards. Raises ``ValueError`` for text that is not JSON (as
+    ``json.loads``), and :class:`~schemas.numbers.NumberOutOfRangeError` for a
+    number out of range. A body that is not UTF-8, or not an object whose
+    ``games`` are an array, is parsed whole, with the standard library."""
+    data = read()
+    strings = _Strings()
+    try:
+        members = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return strings.loads(_decoded(data))
+    del data  # the members hold the body as long as they need it
+    doc: dict[str, Any] = {}
+    for key, raw in members.items():
+        if key == "games":
+            try:
+                doc[key] = msgspec.json.decode(raw, type=list[msgspec.Raw])
+                continue
+            except msgspec.ValidationError:  # not an array: the schema says so
+                pass
+        doc[key] = strings.loads(raw, key)
+    return doc
 
-    def share(value: str) -> str:
-        return shared.setdefault(value, value) if len(value) <= _SHORT else value
 
-    def shared_strings(obj: dict[str, Any]) -> dict[str, Any]:
-        for key, value in obj.items():
-            if type(value) is str:
-                obj[key] = share(value)
-            elif type(value) is list:
-                for i, item in enumerate(value):
-                    if type(item) is str:
-                        value[i] = share(item)
-                    elif type(item) is list:  # melds: lists of cards
-                        item[:] = [share(x) if type(x) is str else x for x in item]
-        return obj
+class _Strings:
+    """JSON text parsed as :func:`schemas.numbers.loads` parses it, every
+    short string kept once across all the text it parses."""
 
-    return loads(text, object_hook=shared_strings)
+    def __init__(self) -> None:
+        self.shared: dict[str, str] = {}
+
+    def loads(self, text: str | bytes | msgspec.Raw, path: str = "") -> Any:
+        shared = self.shared
+
+        def share(value: str) -> str:
+            return shared.setdefault(value, value) if len(value) <= _SHORT else value
+
+        def shared_strings(obj: dict[str, Any]) -> dict[str, Any]:
+            for key, value in obj.items():
+                if type(value) is str:
+                    obj[key] = share(value)
+                elif type(value) is list:
+                    for i, item in enumerate(value):
+                        if type(item) is str:
+                            value[i] = share(item)
+                        elif type(item) is list:  # melds: lists of cards
+                            item[:] = [share(x) if type(x) is str else x for x in item]
+            return obj
+
+        try:
+            return loads(bytes(text) if type(text) is msgspec.Raw else text, object_hook=shared_strings)
+        except NumberOutOfRangeError as err:
+            if not path:
+                raise
+            inner = "" if err.path == "body" else err.path
+            raise NumberOutOfRangeError(
+                path + ("" if not inner else inner if inner.startswith("[") else f".{inner}"), err.text
+            ) from None
+
+
+class GameReader:
+    """The games of a document read by :func:`read_document`, parsed one at a
+    time, with the short strings of all of them shared."""
+
+    def __init__(self) -> None:
+        self._strings = _Strings()
+
+    def decoded(self, game: Any) -> Any:
+        """The game as Python values, as fast as they come: by msgspec, whose
+        numbers are not bounded and whose strings are not shared. For the
+        common shape of a game only (``schemas.transfer_fast``): what it does
+        not take is read again by :meth:`read`. None for what msgspec does not
+        read (a number past a double's range): :meth:`read` says why."""
+        if type(game) is not msgspec.Raw:
+            return game
+        try:
+            return msgspec.json.decode(game)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+
+    def read(self, game: Any, path: str) -> Any:
+        """The game at ``path`` (``games[3]``) as Python values; raises as
+        :func:`read_document` does, naming the number's whole path."""
+        if type(game) is not msgspec.Raw:
+            return game  # parsed with the whole document already
+        return self._strings.loads(game, path)
 
 
 def _decoded(data: bytes) -> str:

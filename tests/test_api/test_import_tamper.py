@@ -32,6 +32,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
 from models import db
+from schemas.transfer import GameReader
 from tests.test_api.conftest import (
     DRAW,
     GIN_34,
@@ -1103,6 +1104,75 @@ def test_a_recorded_at_whose_utc_form_overflows_is_a_422_not_a_500(api: Api, doc
     get(doc, H[0])["recorded_at"] = "9999-12-31T23:00:00-05:00"
     body = refuse(api, doc, f"{H[0]}.recorded_at")
     assert "within years 1 to 9999" in body["errors"][f"{H[0]}.recorded_at"][0]
+
+
+_MARK = 424242424242
+
+
+@pytest.mark.parametrize(
+    ("path", "number"),
+    [
+        (f"{H[1]}.ruling.points", "9" * 31),
+        (f"{H[0]}.number", "-" + "9" * 31),
+        (f"{G1}.revisions[0].input.knocker_deadwood_count", "1" + "0" * 40),
+        (f"{G2}.id", "1e400"),
+        (f"{G2}.scores", "NaN"),
+        ("format_version", "2" * 31),
+    ],
+)
+def test_a_number_out_of_range_anywhere_in_a_game_is_a_422_naming_its_path(
+    api: Api, doc: dict[str, Any], path: str, number: str
+) -> None:
+    """However a game is read (the common shape of a game at once, anything else
+    member by member), a number past the API's range is named where it stands."""
+    parent, _, name = path.rpartition(".")
+    target = get(doc, parent) if parent else doc
+    if name == "knocker_deadwood_count":
+        target = get(doc, f"{G1}.revisions[0]")
+        target["input"] = {"knocker": "box", "knocker_deadwood_count": _MARK, "defender_deadwood_count": 3}
+    else:
+        target[name] = _MARK
+    text = json.dumps(doc).replace(str(_MARK), number)
+    before = row_counts(api.client.application)
+    response = api.client.post(f"{BASE}/leagues/import", data=text, content_type="application/json")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    body = response.get_json()
+    assert list(body["errors"]) == [path], body
+    assert "is out of range" in body["errors"][path][0]
+    assert row_counts(api.client.application) == before
+
+
+def test_a_ruling_holding_a_lone_surrogate_is_a_422_naming_it_and_writes_nothing(api: Api, doc: dict[str, Any]) -> None:
+    """JSON may escape half of a UTF-16 pair alone, which no UTF-8 text holds: such a
+    document is read whole, the slow way, and the ruling it spoils is named."""
+    get(doc, H[1])["ruling"] = _MARK
+    text = json.dumps(doc).replace(str(_MARK), '"\\ud800"')
+    before = row_counts(api.client.application)
+    response = api.client.post(f"{BASE}/leagues/import", data=text, content_type="application/json")
+    assert response.status_code == 422, response.get_data(as_text=True)[:500]
+    assert response.mimetype == PROBLEM_JSON
+    assert f"{H[1]}.ruling" in response.get_json()["errors"]
+    assert row_counts(api.client.application) == before
+
+
+def test_an_export_as_made_is_read_fast_and_a_tampered_game_again_the_slow_way(
+    api: Api, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game of the common shape is read and loaded at once (schemas.transfer_fast);
+    only a game that is refused is read again, to name what is wrong with it."""
+    read_again: list[str] = []
+    read = GameReader.read
+
+    def counted(self: GameReader, game: Any, path: str) -> Any:
+        read_again.append(path)
+        return read(self, game, path)
+
+    monkeypatch.setattr(GameReader, "read", counted)
+    assert post_import(api, doc).status_code == 201
+    assert read_again == []
+    get(doc, H[1])["number"] = "2"
+    refuse(api, doc, f"{H[1]}.number")
+    assert read_again == [G1]
 
 
 # --- cost ---------------------------------------------------------------------------------------------------

@@ -1,0 +1,245 @@
+"""The common shape of an export's games, loaded without marshmallow's
+per-field machinery.
+
+An export is written by this server, so nearly every game of an import has
+one shape: every member present, ints where ints are, cards spelt out, no
+member unknown. :func:`load_game` loads such a game to exactly what
+:class:`~schemas.transfer.GameImportSchema` would load it to (a property
+test holds the two equal, on valid and on broken games alike) and gives up,
+returning None, on anything else: the schema then loads the game, and its
+errors are the ones an importer sees. Where a member is rare or its
+checks are more than a type and a range (dates, rule options, a cut,
+disputes, free text), the schema's own field loads it, so that the two
+cannot differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError
+
+from referee import Card, CardSyntaxError, parse_card
+from schemas.fields import KNOCKERS, MAX_ID, MODES, REVISION_ACTIONS
+from schemas.transfer import GAME_SCHEMAS, GameImportSchemaV1, _Hand, _Revision
+
+_GAME_V1 = GAME_SCHEMAS[1]()
+_GAME_V2 = GAME_SCHEMAS[2]()
+_HAND_FIELDS = _Hand().fields
+_REVISION_FIELDS = _Revision().fields
+_GAME_KEYS = {1: frozenset(_GAME_V1.fields), 2: frozenset(_GAME_V2.fields)}
+_HAND_KEYS = frozenset(_HAND_FIELDS)
+_REVISION_KEYS = frozenset(_REVISION_FIELDS)
+_STATUSES = frozenset(["in_progress", "finished"])
+_MODES = frozenset(MODES)
+_ACTIONS = frozenset(REVISION_ACTIONS)
+_KNOCKERS = frozenset(KNOCKERS)
+_KNOCKER_HAND_KEYS = frozenset(["cards", "melds", "discard"])
+_DEFENDER_HAND_KEYS = frozenset(["cards", "melds", "layoffs"])
+_CARDS_INPUT_KEYS = frozenset(["knocker", "knocker_hand", "defender_hand"])
+_COUNTS_INPUT_KEYS = frozenset(["knocker", "knocker_deadwood_count", "defender_deadwood_count"])
+_LAYOFF_KEYS = frozenset(["card", "meld"])
+
+
+class _UnusualError(Exception):
+    """Not the common shape: the schema loads it."""
+
+
+def _id(value: Any) -> int:
+    if type(value) is int and 0 < value <= MAX_ID:
+        return value
+    raise _UnusualError
+
+
+def _one_of(value: Any, options: frozenset[str]) -> str:
+    if type(value) is str and value in options:
+        return value
+    raise _UnusualError
+
+
+def _given(value: Any) -> Any:  # a required member that is not null (a ruling)
+    if value is None:
+        raise _UnusualError
+    return value
+
+
+def _field(schema_fields: dict[str, Any], name: str, value: Any) -> Any:
+    """The schema's own field ``name`` loading ``value``."""
+    try:
+        return schema_fields[name].deserialize(value)
+    except ValidationError:
+        raise _UnusualError from None
+
+
+def _card(value: Any) -> Card:
+    if type(value) is not str:
+        raise _UnusualError
+    try:
+        return parse_card(value)
+    except CardSyntaxError:
+        raise _UnusualError from None
+
+
+def _cards(value: Any, most: int) -> list[Card]:
+    if type(value) is not list or len(value) > most:
+        raise _UnusualError
+    return [_card(c) for c in value]
+
+
+def _melds(value: Any) -> list[list[Card]] | None:
+    if value is None:
+        return None
+    if type(value) is not list or len(value) > 10:
+        raise _UnusualError
+    return [_cards(meld, 13) for meld in value]
+
+
+def _layoffs(value: Any) -> list[dict[str, Any]] | None:
+    if value is None:
+        return None
+    if type(value) is not list or len(value) > 10:
+        raise _UnusualError
+    out = []
+    for layoff in value:
+        if type(layoff) is not dict or layoff.keys() != _LAYOFF_KEYS:
+            raise _UnusualError
+        meld = layoff["meld"]
+        if type(meld) is not int or not 0 <= meld <= 51:
+            raise _UnusualError
+        out.append({"card": _card(layoff["card"]), "meld": meld})
+    return out
+
+
+def load_input(value: Any) -> dict[str, Any]:
+    """A hand's input as ``HandInSchema`` loads it, in one of its three
+    forms exactly (R21, R25, R12); raises :class:`_UnusualError` otherwise."""
+    if type(value) is not dict:
+        raise _UnusualError
+    keys = value.keys()
+    if keys == _CARDS_INPUT_KEYS:
+        knocker, k, d = _one_of(value["knocker"], _KNOCKERS), value["knocker_hand"], value["defender_hand"]
+        if (
+            type(k) is not dict
+            or type(d) is not dict
+            or "cards" not in k
+            or "cards" not in d
+            or not k.keys() <= _KNOCKER_HAND_KEYS
+            or not d.keys() <= _DEFENDER_HAND_KEYS
+        ):
+            raise _UnusualError
+        discard = k.get("discard")
+        return {
+            "knocker": knocker,
+            "knocker_hand": {
+                "cards": _cards(k["cards"], 52),
+                "melds": _melds(k.get("melds")),
+                "discard": None if discard is None else _card(discard),
+            },
+            "defender_hand": {
+                "cards": _cards(d["cards"], 52),
+                "melds": _melds(d.get("melds")),
+                "layoffs": _layoffs(d.get("layoffs")),
+            },
+        }
+    if keys == _COUNTS_INPUT_KEYS:
+        knocker, k, d = (
+            _one_of(value["knocker"], _KNOCKERS),
+            value["knocker_deadwood_count"],
+            value["defender_deadwood_count"],
+        )
+        if type(k) is not int or type(d) is not int:
+            raise _UnusualError
+        return {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
+    if len(value) == 1 and value.get("outcome") == "draw":
+        return {"outcome": "draw"}
+    raise _UnusualError
+
+
+def _knocker(value: Any) -> str | None:
+    return None if value is None else _one_of(value, _KNOCKERS)
+
+
+def _hand(value: Any) -> dict[str, Any]:
+    if type(value) is not dict or value.keys() != _HAND_KEYS:
+        raise _UnusualError
+    mode = _one_of(value["mode"], _MODES)
+    recorded = _field(_HAND_FIELDS, "recorded_at", value["recorded_at"])
+    corrected = value["corrected_at"]
+    if corrected is not None:
+        corrected = _field(_HAND_FIELDS, "corrected_at", corrected)
+        if corrected < recorded:
+            raise _UnusualError
+    return {
+        "number": _id(value["number"]),
+        "mode": mode,
+        "seating": _field(_HAND_FIELDS, "seating", value["seating"]),
+        "knocker": _knocker(value["knocker"]),
+        "input": load_input(value["input"]),
+        "ruling": _given(value["ruling"]),
+        "recorded_at": recorded,
+        "corrected_at": corrected,
+    }
+
+
+def _revision(value: Any) -> dict[str, Any]:
+    if type(value) is not dict or value.keys() != _REVISION_KEYS:
+        raise _UnusualError
+    mode, action, given_input = _one_of(value["mode"], _MODES), _one_of(value["action"], _ACTIONS), value["input"]
+    if type(given_input) is not dict:
+        raise _UnusualError
+    reason, dispute = value["reason"], value["dispute"]
+    return {
+        "number": _id(value["number"]),
+        "revision": _id(value["revision"]),
+        "action": action,
+        "mode": mode,
+        "seating": _field(_REVISION_FIELDS, "seating", value["seating"]),
+        "knocker": _knocker(value["knocker"]),
+        "input": dict(given_input),
+        "ruling": _given(value["ruling"]),
+        "scores": _field(_REVISION_FIELDS, "scores", value["scores"]),
+        "game_scores": _field(_REVISION_FIELDS, "game_scores", value["game_scores"]),
+        "made_at": _field(_REVISION_FIELDS, "made_at", value["made_at"]),
+        "reason": None if reason is None else _field(_REVISION_FIELDS, "reason", reason),
+        "dispute": None if dispute is None else _id(dispute),
+    }
+
+
+def load_game(value: Any, version: int) -> dict[str, Any] | None:
+    """The game as ``GAME_SCHEMAS[version]`` loads it, or None if it is not
+    of the common shape (the schema then loads it, or says what is wrong)."""
+    schema: GameImportSchemaV1 = _GAME_V2 if version == 2 else _GAME_V1
+    if type(value) is not dict or value.keys() != _GAME_KEYS[version]:
+        return None
+    fields = schema.fields
+    try:
+        players, hands, status, winner, cut = (
+            value["players"],
+            value["hands"],
+            value["status"],
+            value["winner"],
+            value["cut"],
+        )
+        if type(players) is not list or len(players) != 3 or type(hands) is not list:
+            return None
+        game = {
+            "id": _id(value["id"]),
+            "played_at": _field(fields, "played_at", value["played_at"]),
+            "players": [_id(p) for p in players],
+            "cut": None if cut is None else _field(fields, "cut", cut),
+            "first_roles": _field(fields, "first_roles", value["first_roles"]),
+            "rules": _field(fields, "rules", value["rules"]),
+            "status": _one_of(status, _STATUSES),
+            "scores": _field(fields, "scores", value["scores"]),
+            "winner": None if winner is None else _id(winner),
+            "hands": [_hand(h) for h in hands],
+        }
+        if version == 2:
+            revisions, disputes = value["revisions"], value["disputes"]
+            if type(revisions) is not list:
+                return None
+            game["revisions"] = [_revision(r) for r in revisions]
+            game["disputes"] = _field(fields, "disputes", disputes)
+    except _UnusualError:
+        return None
+    return game
