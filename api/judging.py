@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from marshmallow import ValidationError
 
 from api.errors import INVALID_CONTENT, MALFORMED_JSON, Problem, flatten_messages, invalid
@@ -31,7 +32,7 @@ from referee import (
 from referee.game import advance, new_game
 from referee.roles import PlayerId
 from referee.stats import game_figures
-from schemas.hands import DefenderHandSchema, HandInSchema, KnockerHandSchema
+from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
 from schemas.numbers import NumberOutOfRangeError
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
 from schemas.transfer import GAME_SCHEMAS, GameReader
@@ -48,7 +49,6 @@ class Judged:
     discard: str | None = None
 
 
-KNOCKER_HAND, DEFENDER_HAND = KnockerHandSchema(), DefenderHandSchema()
 HAND_INPUT = HandInSchema()
 
 
@@ -68,8 +68,8 @@ def judge_cards(data: dict[str, Any], rules: Rules) -> Judged:
     discard = knocker_hand.get("discard")
     input_ = {
         "knocker": data.get("knocker"),
-        "knocker_hand": KNOCKER_HAND.dump(knocker_hand),
-        "defender_hand": DEFENDER_HAND.dump(defender_hand),
+        "knocker_hand": knocker_hand_dict(knocker_hand),
+        "defender_hand": defender_hand_dict(defender_hand),
     }  # canonical cards (R3), as the schemas say
     return Judged(
         "cards",
@@ -650,16 +650,41 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+#: values orjson writes only if they are plain JSON values: anything else it refuses (TypeError)
+_PLAIN_JSON = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
 def _identical(stored: Any, derived: Any) -> bool:
-    """Equal, and of the same JSON types throughout (``1 == 1.0 == True`` in Python)."""
+    """Equal, and of the same JSON types throughout (``1 == 1.0 == True`` in
+    Python). Both are JSON values as an import reads them, with finite
+    numbers only (a document with others is refused before), so their texts,
+    members sorted, are the same exactly when they are (but for ``-0.0``,
+    told apart from ``0.0``: the referee's numbers are all whole): written
+    by orjson, the two texts are compared at once; what orjson does not
+    write (an integer past 64 bits, a value that is not plain JSON) is
+    compared member by member."""
+    if stored is derived:
+        return True
+    try:
+        return orjson.dumps(stored, option=_PLAIN_JSON) == orjson.dumps(derived, option=_PLAIN_JSON)
+    except TypeError:
+        return _same_members(stored, derived)
+
+
+def _same_members(stored: Any, derived: Any) -> bool:
     if stored is derived:
         return True
     if type(stored) is not type(derived):
         return False
     if type(derived) is dict:
-        return stored.keys() == derived.keys() and all(_identical(stored[k], v) for k, v in derived.items())
+        return stored.keys() == derived.keys() and all(_same_members(stored[k], v) for k, v in derived.items())
     if type(derived) is list:
-        return len(stored) == len(derived) and all(map(_identical, stored, derived))
+        return len(stored) == len(derived) and all(map(_same_members, stored, derived))
     return bool(stored == derived)
 
 

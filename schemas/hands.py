@@ -98,6 +98,37 @@ class DefenderHandSchema(Schema):
     )
 
 
+def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
+    """A loaded knocker's hand as :class:`KnockerHandSchema` dumps it:
+    canonical cards (R3). Built directly, as every hand by cards needs it (a
+    property test holds the two equal)."""
+    out: dict[str, Any] = {}
+    if "cards" in hand:
+        out["cards"] = [str(c) for c in hand["cards"]]
+    if "melds" in hand:
+        out["melds"] = _melds_dict(hand["melds"])
+    if "discard" in hand:
+        out["discard"] = None if hand["discard"] is None else str(hand["discard"])
+    return out
+
+
+def defender_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
+    """A loaded defender's hand as :class:`DefenderHandSchema` dumps it."""
+    out: dict[str, Any] = {}
+    if "cards" in hand:
+        out["cards"] = [str(c) for c in hand["cards"]]
+    if "melds" in hand:
+        out["melds"] = _melds_dict(hand["melds"])
+    if "layoffs" in hand:
+        layoffs = hand["layoffs"]
+        out["layoffs"] = None if layoffs is None else [{"card": str(lo["card"]), "meld": lo["meld"]} for lo in layoffs]
+    return out
+
+
+def _melds_dict(melds: list[list[Any]] | None) -> list[list[str]] | None:
+    return None if melds is None else [[str(c) for c in meld] for meld in melds]
+
+
 _CARDS_FIELDS = ("knocker_hand", "defender_hand")
 _COUNT_FIELDS = ("knocker_deadwood_count", "defender_deadwood_count")
 

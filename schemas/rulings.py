@@ -318,21 +318,20 @@ def _defender_out(play: Any) -> dict[str, Any]:
 
 
 def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> dict[str, Any]:
-    """R25: the ruling of a hand entered by counts (no cards, no spreads)."""
-    return RULING.dump(
-        {
-            "outcome": score.outcome,
-            "scorer": score.scorer,
-            "points": score.points,
-            "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker_count},
-            "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": defender_count},
-        }
-    )
+    """R25: the ruling of a hand entered by counts (no cards, no spreads), as
+    ``RULING`` dumps it (a test holds the two equal)."""
+    return {
+        "outcome": score.outcome.value,
+        "scorer": None if score.scorer is None else score.scorer.value,
+        "points": score.points,
+        "knocker": {"melds": None, "deadwood": None, "deadwood_count": knocker_count},
+        "defender": {"melds": None, "layoffs": None, "deadwood": None, "deadwood_count": defender_count},
+    }
 
 
 def draw_ruling_dict() -> dict[str, Any]:
-    """R12: a draw scores nobody."""
-    return RULING.dump(DRAW_RULING)
+    """R12: a draw scores nobody; as ``RULING`` dumps :data:`DRAW_RULING`."""
+    return {"outcome": Outcome.DRAW.value, "scorer": None, "points": 0, "knocker": None, "defender": None}
 
 
 DRAW_RULING = {"outcome": Outcome.DRAW, "scorer": None, "points": 0, "knocker": None, "defender": None}

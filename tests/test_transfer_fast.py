@@ -7,12 +7,14 @@ of R3, dates with offsets) and then broken one member at a time."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
+from api.judging import _identical, _same_members
 from schemas.fields import MAX_ID
 from schemas.hands import HandInSchema
 from schemas.transfer import GAME_SCHEMAS
@@ -355,3 +357,33 @@ def test_every_member_of_a_game_broken_in_every_way_loads_as_the_schema_loads_it
         assert load_game(copy.deepcopy(whole), version) is not None
         outcomes = [_check(version, value)[0] for value in _variants(whole)]
         assert "ok" in outcomes and "error" in outcomes
+
+
+JSON_KEY = st.sampled_from(["a", "b", "points", "melds", ""])
+JSON_LEAF = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([2**63, 2**64, -(2**70), 10**29])
+    | st.floats(allow_nan=False, allow_infinity=False).filter(lambda x: x != 0 or str(x) == "0.0")
+    | st.sampled_from(["", "AS", "10H", "é", "knock"])
+)
+JSON_VALUE = st.recursive(
+    JSON_LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(JSON_KEY, inner, max_size=3), max_leaves=10
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(JSON_VALUE, JSON_VALUE, st.booleans())
+def test_two_json_values_compared_as_texts_are_identical_exactly_when_member_by_member(
+    a: Any, b: Any, same: bool
+) -> None:
+    """api.judging._identical (orjson's sorted texts) against the member-by-member
+    comparison it stands for: ``1``, ``1.0`` and ``true`` differ, member order does not."""
+    if same:
+        b = json.loads(json.dumps(a))  # equal, in another object, members in another order
+        if isinstance(b, dict):
+            b = dict(reversed(list(b.items())))
+    assert _identical(a, b) == _same_members(a, b)
+    if same:
+        assert _identical(a, b)
