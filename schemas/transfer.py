@@ -59,18 +59,28 @@ class _RolesField(fields.Nested):
         super().__init__(_Roles, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
-        if type(value) is dict and len(value) == 3 and not partial:
-            box, captain, sitter = value.get("box"), value.get("captain"), value.get("sitter")
-            if (
-                type(box) is int
-                and type(captain) is int
-                and type(sitter) is int
-                and 0 < box <= MAX_ID
-                and 0 < captain <= MAX_ID
-                and 0 < sitter <= MAX_ID
-            ):
-                return {"box": box, "captain": captain, "sitter": sitter}
+        if not partial:
+            roles = roles_at_once(value)
+            if roles is not None:
+                return roles
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)
+
+
+def roles_at_once(value: Any) -> dict[str, int] | None:
+    """A seating, when it is exactly the three roles, each a player id, as
+    ``Nested(_Roles)`` loads it; None for anything else."""
+    if type(value) is dict and len(value) == 3:
+        box, captain, sitter = value.get("box"), value.get("captain"), value.get("sitter")
+        if (
+            type(box) is int
+            and type(captain) is int
+            and type(sitter) is int
+            and 0 < box <= MAX_ID
+            and 0 < captain <= MAX_ID
+            and 0 < sitter <= MAX_ID
+        ):
+            return {"box": box, "captain": captain, "sitter": sitter}
+    return None
 
 
 class _Rules(RulesSchema):
@@ -121,12 +131,21 @@ class _Scores(fields.Dict):
         )
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[Any, Any]:
-        if type(value) is dict and all(
-            type(k) is str and _FAST_PLAYER_KEY.fullmatch(k) and type(v) is int and 0 <= v <= MAX_ID
-            for k, v in value.items()
-        ):
-            return dict(value)
+        scores = scores_at_once(value)
+        if scores is not None:
+            return scores
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+def scores_at_once(value: Any) -> dict[str, int] | None:
+    """Points by player id, when every key is a player id and every value a
+    count, as :class:`_Scores` loads them; None for anything else."""
+    if type(value) is dict and all(
+        type(k) is str and _FAST_PLAYER_KEY.fullmatch(k) and type(v) is int and 0 <= v <= MAX_ID
+        for k, v in value.items()
+    ):
+        return dict(value)
+    return None
 
 
 def _scores(**kwargs: Any) -> fields.Dict:

@@ -7,21 +7,23 @@ member unknown. :func:`load_game` loads such a game to exactly what
 :class:`~schemas.transfer.GameImportSchema` would load it to (a property
 test holds the two equal, on valid and on broken games alike) and gives up,
 returning None, on anything else: the schema then loads the game, and its
-errors are the ones an importer sees. Where a member is rare or its
-checks are more than a type and a range (dates, rule options, a cut,
-disputes, free text), the schema's own field loads it, so that the two
-cannot differ.
+errors are the ones an importer sees. Dates are read as ``UTCDateTime``
+reads them (``datetime.fromisoformat``, UTC when no offset is named), and
+seatings and scores by the one-pass checks their fields make; where a
+member is rare or its checks are more than a type and a range (rule
+options, a cut, disputes, free text), the schema's own field loads it.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from marshmallow import ValidationError
+from marshmallow import ValidationError, utils
 
 from referee import Card, CardSyntaxError, parse_card
 from schemas.fields import KNOCKERS, MAX_ID, MODES, REVISION_ACTIONS
-from schemas.transfer import GAME_SCHEMAS, GameImportSchemaV1, _Hand, _Revision
+from schemas.transfer import GAME_SCHEMAS, GameImportSchemaV1, _Hand, _Revision, roles_at_once, scores_at_once
 
 _GAME_V1 = GAME_SCHEMAS[1]()
 _GAME_V2 = GAME_SCHEMAS[2]()
@@ -69,6 +71,37 @@ def _field(schema_fields: dict[str, Any], name: str, value: Any) -> Any:
         return schema_fields[name].deserialize(value)
     except ValidationError:
         raise _UnusualError from None
+
+
+def _when(value: Any) -> datetime:
+    """A date-time as ``UTCDateTime`` loads it: ISO 8601 as ``fromisoformat``
+    reads it, UTC when it names no offset, in UTC."""
+    if type(value) is not str:
+        raise _UnusualError
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise _UnusualError from None
+    if not utils.is_aware(when):
+        when = when.replace(tzinfo=UTC)
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        raise _UnusualError from None
+
+
+def _roles(value: Any) -> dict[str, int]:
+    roles = roles_at_once(value)
+    if roles is None:
+        raise _UnusualError
+    return roles
+
+
+def _scores(value: Any) -> dict[str, int]:
+    scores = scores_at_once(value)
+    if scores is None:
+        raise _UnusualError
+    return scores
 
 
 def _card(value: Any) -> Card:
@@ -163,16 +196,16 @@ def _hand(value: Any) -> dict[str, Any]:
     if type(value) is not dict or value.keys() != _HAND_KEYS:
         raise _UnusualError
     mode = _one_of(value["mode"], _MODES)
-    recorded = _field(_HAND_FIELDS, "recorded_at", value["recorded_at"])
+    recorded = _when(value["recorded_at"])
     corrected = value["corrected_at"]
     if corrected is not None:
-        corrected = _field(_HAND_FIELDS, "corrected_at", corrected)
+        corrected = _when(corrected)
         if corrected < recorded:
             raise _UnusualError
     return {
         "number": _id(value["number"]),
         "mode": mode,
-        "seating": _field(_HAND_FIELDS, "seating", value["seating"]),
+        "seating": _roles(value["seating"]),
         "knocker": _knocker(value["knocker"]),
         "input": load_input(value["input"]),
         "ruling": _given(value["ruling"]),
@@ -193,13 +226,13 @@ def _revision(value: Any) -> dict[str, Any]:
         "revision": _id(value["revision"]),
         "action": action,
         "mode": mode,
-        "seating": _field(_REVISION_FIELDS, "seating", value["seating"]),
+        "seating": _roles(value["seating"]),
         "knocker": _knocker(value["knocker"]),
         "input": dict(given_input),
         "ruling": _given(value["ruling"]),
-        "scores": _field(_REVISION_FIELDS, "scores", value["scores"]),
-        "game_scores": _field(_REVISION_FIELDS, "game_scores", value["game_scores"]),
-        "made_at": _field(_REVISION_FIELDS, "made_at", value["made_at"]),
+        "scores": _scores(value["scores"]),
+        "game_scores": _scores(value["game_scores"]),
+        "made_at": _when(value["made_at"]),
         "reason": None if reason is None else _field(_REVISION_FIELDS, "reason", reason),
         "dispute": None if dispute is None else _id(dispute),
     }
@@ -224,13 +257,13 @@ def load_game(value: Any, version: int) -> dict[str, Any] | None:
             return None
         game = {
             "id": _id(value["id"]),
-            "played_at": _field(fields, "played_at", value["played_at"]),
+            "played_at": _when(value["played_at"]),
             "players": [_id(p) for p in players],
             "cut": None if cut is None else _field(fields, "cut", cut),
-            "first_roles": _field(fields, "first_roles", value["first_roles"]),
+            "first_roles": _roles(value["first_roles"]),
             "rules": _field(fields, "rules", value["rules"]),
             "status": _one_of(status, _STATUSES),
-            "scores": _field(fields, "scores", value["scores"]),
+            "scores": _scores(value["scores"]),
             "winner": None if winner is None else _id(winner),
             "hands": [_hand(h) for h in hands],
         }
