@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 import services
 from api.body import MAX_ID, Blueprint
+from api.collector import collector_paused
 from api.docs import keyed_read, keyed_write, open_write
 from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
@@ -312,9 +313,10 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
         raise refused(err.messages) from None
     del body  # judging drops each game's document in turn
     _verify_in_document(mapping, doc["players"])
-    judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
-    _verify_existing(mapping)  # in the transaction that writes; judging, before it, holds no lock
-    league, players = import_league(judged, mapping)
+    with collector_paused():
+        judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
+        _verify_existing(mapping)  # in the transaction that writes; judging, before it, holds no lock
+        league, players = import_league(judged, mapping)
     _, key = ApiKey.issue(league_id=league.id)
     return (
         LeagueImportedSchema().dump(WithKey(Imported(league_view(league), players), key)),

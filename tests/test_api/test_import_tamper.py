@@ -19,6 +19,7 @@ document apart from ids).
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import re
 import tracemalloc
@@ -31,6 +32,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
+import api.leagues as league_views
 from models import db
 from schemas.transfer import GameReader
 from tests.test_api.conftest import (
@@ -1173,6 +1175,20 @@ def test_an_export_as_made_is_read_fast_and_a_tampered_game_again_the_slow_way(
     get(doc, H[1])["number"] = "2"
     refuse(api, doc, f"{H[1]}.number")
     assert read_again == [G1]
+
+
+def test_an_import_judges_and_writes_with_the_cyclic_collector_paused(
+    api: Api, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    judge, write = league_views.judge_league, league_views.import_league
+    monkeypatch.setattr(league_views, "judge_league", lambda *a: seen.append(gc.isenabled()) or judge(*a))
+    monkeypatch.setattr(league_views, "import_league", lambda *a: seen.append(gc.isenabled()) or write(*a))
+    assert gc.isenabled()
+    assert post_import(api, doc).status_code == 201
+    get(doc, H[1])["number"] = "2"
+    refuse(api, doc, f"{H[1]}.number")
+    assert seen == [False, False, False] and gc.isenabled()
 
 
 # --- cost ---------------------------------------------------------------------------------------------------
