@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from types import FunctionType
-from typing import Any
+from typing import Any, cast
+from urllib.parse import unquote
 
 import click
 import swagger_ui_bundle
@@ -331,17 +333,61 @@ def init_docs(app: Flask) -> None:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename)
 
 
+CORS_RESOURCE = r"/api/*"  # flask-cors reads it as a regular expression: every path that starts with /api
+
+
 def init_cors(app: Flask) -> None:
     """Browsers may call /api/v1 from any origin by default (FLASK_CORS_ORIGINS
     narrows it): there are no cookies, a write needs its bearer key."""
     CORS(
         app,
-        resources={r"/api/*": {"origins": app.config["CORS_ORIGINS"]}},
+        resources={CORS_RESOURCE: {"origins": app.config["CORS_ORIGINS"]}},
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Disposition"],
         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
         max_age=600,
     )
+    funcs = app.after_request_funcs[None]
+    funcs[-1] = remembered_cors(cast(Callable[[Response], Response], funcs[-1]))  # CORS's, just registered
+
+
+_ORIGIN, _PRIVATE_NETWORK = "Access-Control-Allow-Origin", "Access-Control-Request-Private-Network"
+_REMEMBERED_ORIGINS = 64
+
+
+def remembered_cors(cors: Callable[[Response], Response]) -> Callable[[Response], Response]:
+    """flask-cors's after_request, its answer remembered. Outside a preflight
+    (OPTIONS, which it answers from the request's Access-Control-Request-*
+    headers), the headers it adds depend on nothing but whether the path is
+    of its resource, the request's Origin and its private-network header: they
+    are worked out once for each (flask-cors adding them to an empty
+    response), for the first few dozen origins, and added as they are; a
+    tenth of a conditional read's instructions went into working them out
+    again."""
+    resource = re.compile(CORS_RESOURCE)
+    remembered: dict[tuple[bool, str | None, str | None], list[tuple[str, str]]] = {}
+
+    def after(response: Response) -> Response:
+        if request.method == "OPTIONS" or response.headers.get(_ORIGIN):
+            return cors(response)  # a preflight; or CORS headers were set already, which flask-cors keeps
+        key = (
+            resource.match(unquote(request.path)) is not None,
+            request.headers.get("Origin"),
+            request.headers.get(_PRIVATE_NETWORK),
+        )
+        added = remembered.get(key)
+        if added is None:
+            empty = Response()
+            before = list(empty.headers.items())
+            cors(empty)
+            added = list(empty.headers.items())[len(before) :]
+            if len(remembered) < _REMEMBERED_ORIGINS:
+                remembered[key] = added
+        for name, value in added:
+            response.headers.add(name, value)
+        return response
+
+    return after
 
 
 def init_events(app: Flask) -> None:
