@@ -306,6 +306,26 @@ class _SoloPlan:
         return self.driven is None
 
 
+def session_connection() -> Connection:
+    """``db.session.connection()``, looked up once per transaction: the
+    session's transaction holds one connection for as long as it lasts, and
+    asking the session for it again cost as much as a statement's run, five
+    times a hand. A new transaction (after a commit or a rollback) is asked
+    afresh."""
+    session = db.session()
+    transaction = session.get_transaction()
+    if transaction is not None:
+        known = session.info.get(_CONNECTION)
+        if known is not None and known[0] is transaction and not known[1].closed:
+            return known[1]  # type: ignore[no-any-return]
+    connection = session.connection()
+    session.info[_CONNECTION] = (session.get_transaction(), connection)
+    return connection
+
+
+_CONNECTION = "ginref_connection"
+
+
 class DriverStatement:
     """A prebuilt statement of a hand's write (the game's lock, the hand, the
     game's row, its revision and event), run on the driver's cursor of the
@@ -339,7 +359,7 @@ class DriverStatement:
 
     def execute(self, params: dict[str, Any]) -> int:
         """Run it; the number of rows it changed (an UPDATE's)."""
-        connection = db.session.connection()
+        connection = session_connection()
         plan = self._plan(connection, params)
         if plan is None:
             return int(connection.execute(self.statement, params).rowcount)
@@ -350,7 +370,7 @@ class DriverStatement:
 
     def one_or_none(self, params: dict[str, Any]) -> dict[str, Any] | None:
         """Run it (a SELECT); its one row by column key, or None."""
-        connection = db.session.connection()
+        connection = session_connection()
         plan = self._plan(connection, params)
         if plan is None:
             row = connection.execute(self.statement, params).one_or_none()

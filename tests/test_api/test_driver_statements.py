@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
 
 from models import db
-from models.database import DriverStatement, _SoloPlan, now
+from models.database import DriverStatement, _SoloPlan, now, session_connection
 from models.events import _INSERT as INSERT_EVENT
 from models.game import Game, Hand
 from models.revisions import _INSERT as INSERT_REVISION
@@ -158,4 +158,20 @@ def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(
         ).one()
         assert made.tzinfo is not None
         assert isinstance(INSERT_REVISION, DriverStatement)
+        db.session.rollback()
+
+
+def test_the_session_connection_is_the_sessions_own_for_each_transaction(app: Flask) -> None:
+    """session_connection: the connection db.session.connection() gives, asked
+    once per transaction; after a commit or a rollback, the new transaction's."""
+    with app.app_context():
+        first = session_connection()
+        assert first is db.session.connection()
+        assert session_connection() is first
+        db.session.commit()
+        second = session_connection()
+        assert second is db.session.connection() and second is not first
+        db.session.rollback()
+        third = session_connection()
+        assert third is db.session.connection() and third is not second
         db.session.rollback()
