@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from referee import Card, CardSyntaxError, parse_card
 from schemas.fields import KNOCKERS, MODES, REVISION_ACTIONS, STATUSES, CardField, CardList, Text
 from schemas.rulings import Dumped, RulingSchema
 
@@ -141,6 +142,117 @@ _FORMS: list[dict[str, Any]] = [
 ]
 
 
+class _NotCommon(Exception):  # noqa: N818 - not an error: the schema loads it
+    """Not one of the three forms exactly: the schema loads it."""
+
+
+_KNOCKERS = frozenset(KNOCKERS)
+_KNOCKER_HAND_KEYS = frozenset(["cards", "melds", "discard"])
+_DEFENDER_HAND_KEYS = frozenset(["cards", "melds", "layoffs"])
+_CARDS_INPUT_KEYS = frozenset(["knocker", "knocker_hand", "defender_hand"])
+_COUNTS_INPUT_KEYS = frozenset(["knocker", "knocker_deadwood_count", "defender_deadwood_count"])
+_LAYOFF_KEYS = frozenset(["card", "meld"])
+
+
+def hand_input_at_once(value: Any) -> dict[str, Any] | None:
+    """A hand's input as :class:`HandInSchema` loads it, when it is one of its
+    three forms exactly (R21, R25, R12), every card a string R3 reads; None
+    for anything else, which the schema then loads, or names what is wrong
+    with (a property test holds the two equal)."""
+    try:
+        return _load_input(value)
+    except _NotCommon:
+        return None
+
+
+def _knocker(value: Any) -> str:
+    if type(value) is str and value in _KNOCKERS:
+        return value
+    raise _NotCommon
+
+
+def _card(value: Any) -> Card:
+    if type(value) is not str:
+        raise _NotCommon
+    try:
+        return parse_card(value)
+    except CardSyntaxError:
+        raise _NotCommon from None
+
+
+def _cards(value: Any, most: int) -> list[Card]:
+    if type(value) is not list or len(value) > most:
+        raise _NotCommon
+    return [_card(c) for c in value]
+
+
+def _melds(value: Any) -> list[list[Card]] | None:
+    if value is None:
+        return None
+    if type(value) is not list or len(value) > 10:
+        raise _NotCommon
+    return [_cards(meld, 13) for meld in value]
+
+
+def _layoffs(value: Any) -> list[dict[str, Any]] | None:
+    if value is None:
+        return None
+    if type(value) is not list or len(value) > 10:
+        raise _NotCommon
+    out = []
+    for layoff in value:
+        if type(layoff) is not dict or layoff.keys() != _LAYOFF_KEYS:
+            raise _NotCommon
+        meld = layoff["meld"]
+        if type(meld) is not int or not 0 <= meld <= 51:
+            raise _NotCommon
+        out.append({"card": _card(layoff["card"]), "meld": meld})
+    return out
+
+
+def _load_input(value: Any) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise _NotCommon
+    keys = value.keys()
+    if keys == _CARDS_INPUT_KEYS:
+        knocker, k, d = _knocker(value["knocker"]), value["knocker_hand"], value["defender_hand"]
+        if (
+            type(k) is not dict
+            or type(d) is not dict
+            or "cards" not in k
+            or "cards" not in d
+            or not k.keys() <= _KNOCKER_HAND_KEYS
+            or not d.keys() <= _DEFENDER_HAND_KEYS
+        ):
+            raise _NotCommon
+        discard = k.get("discard")
+        return {
+            "knocker": knocker,
+            "knocker_hand": {
+                "cards": _cards(k["cards"], 52),
+                "melds": _melds(k.get("melds")),
+                "discard": None if discard is None else _card(discard),
+            },
+            "defender_hand": {
+                "cards": _cards(d["cards"], 52),
+                "melds": _melds(d.get("melds")),
+                "layoffs": _layoffs(d.get("layoffs")),
+            },
+        }
+    if keys == _COUNTS_INPUT_KEYS:
+        knocker, k, d = (
+            _knocker(value["knocker"]),
+            value["knocker_deadwood_count"],
+            value["defender_deadwood_count"],
+        )
+        if type(k) is not int or type(d) is not int:
+            raise _NotCommon
+        return {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
+    if len(value) == 1 and value.get("outcome") == "draw":
+        return {"outcome": "draw"}
+    raise _NotCommon
+
+
 class HandInSchema(Schema):
     """One of: cards (`knocker`, `knocker_hand`, `defender_hand`); counts
     (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
@@ -189,6 +301,25 @@ class HandInSchema(Schema):
                     errors.setdefault(name, ["Missing data for required field."])
         if errors:
             raise ValidationError(errors)
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
+        """As ``Schema.load``. A hand in one of its three forms exactly, loaded
+        whole by this very schema, is loaded by :func:`hand_input_at_once`,
+        without a field call per member; anything else, errors included,
+        goes through the fields."""
+        if (
+            type(self) is HandInSchema
+            and not (self.many if many is None else many)
+            and not partial
+            and unknown in (None, RAISE)
+            and self.unknown == RAISE
+            and self.only is None
+            and not self.exclude
+        ):
+            loaded = hand_input_at_once(data)
+            if loaded is not None:
+                return loaded
+        return super().load(data, many=many, partial=partial, unknown=unknown)
 
 
 MAX_REASON = 500

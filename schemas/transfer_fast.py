@@ -21,8 +21,8 @@ from typing import Any
 
 from marshmallow import ValidationError, utils
 
-from referee import Card, CardSyntaxError, parse_card
 from schemas.fields import KNOCKERS, MAX_ID, MODES, REVISION_ACTIONS
+from schemas.hands import hand_input_at_once
 from schemas.transfer import GAME_SCHEMAS, GameImportSchemaV1, _Hand, _Revision, roles_at_once, scores_at_once
 
 _GAME_V1 = GAME_SCHEMAS[1]()
@@ -36,11 +36,6 @@ _STATUSES = frozenset(["in_progress", "finished"])
 _MODES = frozenset(MODES)
 _ACTIONS = frozenset(REVISION_ACTIONS)
 _KNOCKERS = frozenset(KNOCKERS)
-_KNOCKER_HAND_KEYS = frozenset(["cards", "melds", "discard"])
-_DEFENDER_HAND_KEYS = frozenset(["cards", "melds", "layoffs"])
-_CARDS_INPUT_KEYS = frozenset(["knocker", "knocker_hand", "defender_hand"])
-_COUNTS_INPUT_KEYS = frozenset(["knocker", "knocker_deadwood_count", "defender_deadwood_count"])
-_LAYOFF_KEYS = frozenset(["card", "meld"])
 
 
 class _UnusualError(Exception):
@@ -104,88 +99,13 @@ def _scores(value: Any) -> dict[str, int]:
     return scores
 
 
-def _card(value: Any) -> Card:
-    if type(value) is not str:
-        raise _UnusualError
-    try:
-        return parse_card(value)
-    except CardSyntaxError:
-        raise _UnusualError from None
-
-
-def _cards(value: Any, most: int) -> list[Card]:
-    if type(value) is not list or len(value) > most:
-        raise _UnusualError
-    return [_card(c) for c in value]
-
-
-def _melds(value: Any) -> list[list[Card]] | None:
-    if value is None:
-        return None
-    if type(value) is not list or len(value) > 10:
-        raise _UnusualError
-    return [_cards(meld, 13) for meld in value]
-
-
-def _layoffs(value: Any) -> list[dict[str, Any]] | None:
-    if value is None:
-        return None
-    if type(value) is not list or len(value) > 10:
-        raise _UnusualError
-    out = []
-    for layoff in value:
-        if type(layoff) is not dict or layoff.keys() != _LAYOFF_KEYS:
-            raise _UnusualError
-        meld = layoff["meld"]
-        if type(meld) is not int or not 0 <= meld <= 51:
-            raise _UnusualError
-        out.append({"card": _card(layoff["card"]), "meld": meld})
-    return out
-
-
 def load_input(value: Any) -> dict[str, Any]:
-    """A hand's input as ``HandInSchema`` loads it, in one of its three
-    forms exactly (R21, R25, R12); raises :class:`_UnusualError` otherwise."""
-    if type(value) is not dict:
+    """A hand's input as ``HandInSchema`` loads it, in one of its three forms
+    exactly; raises :class:`_UnusualError` otherwise."""
+    loaded = hand_input_at_once(value)
+    if loaded is None:
         raise _UnusualError
-    keys = value.keys()
-    if keys == _CARDS_INPUT_KEYS:
-        knocker, k, d = _one_of(value["knocker"], _KNOCKERS), value["knocker_hand"], value["defender_hand"]
-        if (
-            type(k) is not dict
-            or type(d) is not dict
-            or "cards" not in k
-            or "cards" not in d
-            or not k.keys() <= _KNOCKER_HAND_KEYS
-            or not d.keys() <= _DEFENDER_HAND_KEYS
-        ):
-            raise _UnusualError
-        discard = k.get("discard")
-        return {
-            "knocker": knocker,
-            "knocker_hand": {
-                "cards": _cards(k["cards"], 52),
-                "melds": _melds(k.get("melds")),
-                "discard": None if discard is None else _card(discard),
-            },
-            "defender_hand": {
-                "cards": _cards(d["cards"], 52),
-                "melds": _melds(d.get("melds")),
-                "layoffs": _layoffs(d.get("layoffs")),
-            },
-        }
-    if keys == _COUNTS_INPUT_KEYS:
-        knocker, k, d = (
-            _one_of(value["knocker"], _KNOCKERS),
-            value["knocker_deadwood_count"],
-            value["defender_deadwood_count"],
-        )
-        if type(k) is not int or type(d) is not int:
-            raise _UnusualError
-        return {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
-    if len(value) == 1 and value.get("outcome") == "draw":
-        return {"outcome": "draw"}
-    raise _UnusualError
+    return loaded
 
 
 def _knocker(value: Any) -> str | None:
