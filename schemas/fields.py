@@ -159,3 +159,40 @@ class UTCDateTime(fields.AwareDateTime):
             raise ValidationError(
                 f"{json.dumps(value)} is out of range: in UTC it must fall within years 1 to 9999"
             ) from None
+
+
+# --- what the plain fields dump, for the schemas that build their dicts directly ---
+
+
+def dump_int(value: Any) -> int | None:
+    """``fields.Integer``'s dump."""
+    return None if value is None else int(value)
+
+
+def dump_text(value: Any) -> str | None:
+    """``fields.String``'s dump."""
+    if value is None:
+        return None
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+_TRUTHY, _FALSY = fields.Boolean.truthy, fields.Boolean.falsy
+
+
+def dump_bool(value: Any) -> bool | None:
+    """``fields.Boolean``'s dump."""
+    if value is None:
+        return None
+    try:
+        if value in _TRUTHY:
+            return True
+        if value in _FALSY:
+            return False
+    except TypeError:
+        pass
+    return bool(value)
+
+
+def dump_datetime(value: datetime | None) -> str | None:
+    """``fields.DateTime``'s dump (ISO 8601)."""
+    return None if value is None else value.isoformat()

@@ -5,7 +5,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import STATUSES, UTCDateTime, id_field, visibility_field
+from schemas.fields import STATUSES, UTCDateTime, dump_datetime, dump_int, dump_text, id_field, visibility_field
 from schemas.hands import SeatingSchema, card_field
 from schemas.rules import RulesOutSchema, RulesSchema
 
@@ -146,33 +146,23 @@ def game_dict(game: Any) -> dict[str, Any]:
     in the same order (a property test holds the two equal)."""
     rules, roles, first, cut, scores = game.rules, game.roles, game.first_roles, game.cut, game.scores
     return {
-        "id": _int(game.id),
-        "status": _text(game.status),
-        "players": None if game.players is None else [_int(p) for p in game.players],
-        "rules": None if rules is None else {name: _int(rules[name]) for name in _RULE_NAMES if name in rules},
-        "scores": None if scores is None else {_text(k): _int(v) for k, v in scores.items()},
-        "roles": None if roles is None else {name: _int(roles[name]) for name in _ROLE_NAMES if name in roles},
-        "first_roles": None if first is None else {name: _int(getattr(first, name)) for name in _ROLE_NAMES},
-        "cut": None if cut is None else {_text(k): _text(v) for k, v in cut.items()},
-        "hands_played": _int(game.hands_played),
-        "winner": _int(game.winner),
-        "out_of_turn": None if game.out_of_turn is None else [_int(n) for n in game.out_of_turn],
-        "version": _int(game.version),
-        "league_id": _int(game.league_id),
-        "visibility": _text(game.visibility),
-        "played_at": None if game.played_at is None else game.played_at.isoformat(),
-        "created_at": None if game.created_at is None else game.created_at.isoformat(),
+        "id": dump_int(game.id),
+        "status": dump_text(game.status),
+        "players": None if game.players is None else [dump_int(p) for p in game.players],
+        "rules": None if rules is None else {name: dump_int(rules[name]) for name in _RULE_NAMES if name in rules},
+        "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
+        "roles": None if roles is None else {name: dump_int(roles[name]) for name in _ROLE_NAMES if name in roles},
+        "first_roles": None if first is None else {name: dump_int(getattr(first, name)) for name in _ROLE_NAMES},
+        "cut": None if cut is None else {dump_text(k): dump_text(v) for k, v in cut.items()},
+        "hands_played": dump_int(game.hands_played),
+        "winner": dump_int(game.winner),
+        "out_of_turn": None if game.out_of_turn is None else [dump_int(n) for n in game.out_of_turn],
+        "version": dump_int(game.version),
+        "league_id": dump_int(game.league_id),
+        "visibility": dump_text(game.visibility),
+        "played_at": dump_datetime(game.played_at),
+        "created_at": dump_datetime(game.created_at),
     }
-
-
-def _int(value: Any) -> int | None:  # fields.Integer's dump
-    return None if value is None else int(value)
-
-
-def _text(value: Any) -> str | None:  # fields.String's dump
-    if value is None:
-        return None
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
 class GameListSchema(Schema):

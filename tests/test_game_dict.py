@@ -1,7 +1,9 @@
-"""schemas.games.game_dict: a game (a GameRow or a Game) as GameSchema's
-fields dump it, member for member and in the same order: for any game
-row, begun or not, won or not, in a league or not, with a cut or without,
-and with a rule option missing from an old row."""
+"""schemas.games.game_dict and schemas.hands.hand_dict: a game (a GameRow or
+a Game) as GameSchema's fields dump it, and a hand in its game as
+HandSchema's do, member for member and in the same order: for any game row,
+begun or not, won or not, in a league or not, with a cut or without, and
+with a rule option missing from an old row; for a hand by cards, by counts
+or a draw, its ruling explained under its game's rules."""
 
 from __future__ import annotations
 
@@ -13,8 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema
 
-from models.game import Game, GameRow
+from api.shapes import HandInGame
+from models.game import Game, GameRow, HandRow
+from referee import Rules, judge_hand, parse_cards, score_counts
 from schemas.games import GameCreatedSchema, GameSchema, game_dict
+from schemas.hands import HandSchema, hand_dict
+from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
 
 ID = st.integers(1, 2**31 - 1)
 WHEN = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC))
@@ -73,3 +79,50 @@ def test_other_dumps_go_through_the_fields() -> None:
     assert GameSchema().dump(game) == {"id": 3, "status": "in_progress"}
     assert "key" in GameCreatedSchema().dump({"id": 3, "key": "k"})
     assert GameSchema(only=("id",)).dump(GameRow({"id": 4})) == {"id": 4}
+
+
+def _rulings() -> list[dict[str, Any]]:
+    rules = Rules()
+    knocker = parse_cards("5H 6H 7H 2S 2D 2C JS JD JC AS")
+    defender = parse_cards("8H 9H 3D 4D 5D 8C 9C 10C 3S 4C")
+    return [
+        ruling_dict(judge_hand(knocker, defender)),  # R15/R16: 6 points, 8H and 9H laid off
+        count_ruling_dict(score_counts(3, 20, rules), 3, 20),  # R25
+        count_ruling_dict(score_counts(8, 5, rules), 8, 5),  # R17: an undercut
+        draw_ruling_dict(),  # R12
+    ]
+
+
+RULINGS = _rulings()
+
+
+@st.composite
+def hands_in_games(draw: Any) -> HandInGame:
+    values = draw(columns())
+    values["rules"] = Rules(gin_bonus=draw(st.integers(0, 50)), knock_limit=draw(st.integers(0, 10))).as_dict()
+    game = GameRow({column.key: values.get(column.key) for column in Game.__table__.columns})
+    ruling = draw(st.sampled_from(RULINGS))
+    given = draw(st.sampled_from([{"outcome": "draw"}, {"knocker": "box", "knocker_hand": {"discard": "QS"}}]))
+    hand = HandRow(
+        number=draw(st.integers(1, 300)),
+        mode=draw(st.sampled_from(["cards", "counts", "draw"])),
+        box=values["players"][0],
+        captain=values["players"][1],
+        sitter=values["players"][2],
+        knocker=draw(st.none() | st.sampled_from(["box", "captain"])),
+        input=given,
+        ruling=ruling,
+        scores_after={str(p): draw(st.integers(0, 500)) for p in values["players"]},
+        seating_follows=draw(st.booleans()),
+        recorded_at=draw(WHEN),
+        corrected_at=draw(st.none() | WHEN),
+    )
+    return HandInGame(hand, game)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands_in_games())
+def test_a_hand_is_built_as_its_schema_dumps_it(hand: HandInGame) -> None:
+    fast = hand_dict(hand)
+    assert json.dumps(fast) == json.dumps(Schema.dump(HandSchema(), hand))
+    assert HandSchema().dump(hand) == fast
