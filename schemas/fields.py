@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from marshmallow import ValidationError, fields, utils, validate
+from marshmallow import Schema, ValidationError, fields, utils, validate
 
 from referee import Card, CardSyntaxError, Role, parse_card
 
@@ -162,6 +163,19 @@ class UTCDateTime(fields.AwareDateTime):
 
 
 # --- what the plain fields dump, for the schemas that build their dicts directly ---
+
+
+def dumps_one_whole(schema: Schema, cls: type[Schema], obj: Any, many: bool | None) -> bool:
+    """Whether ``schema.dump(obj, many=many)`` dumps one object (not a
+    mapping) by ``cls`` itself, every field: what a schema's own dict builder
+    stands for; anything else goes through the fields."""
+    return (
+        type(schema) is cls
+        and not (schema.many if many is None else many)
+        and schema.only is None
+        and not schema.exclude
+        and not isinstance(obj, Mapping)
+    )
 
 
 def dump_int(value: Any) -> int | None:

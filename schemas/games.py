@@ -1,12 +1,20 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import STATUSES, UTCDateTime, dump_datetime, dump_int, dump_text, id_field, visibility_field
-from schemas.hands import SeatingSchema, card_field
+from schemas.fields import (
+    STATUSES,
+    UTCDateTime,
+    dump_datetime,
+    dump_int,
+    dump_text,
+    dumps_one_whole,
+    id_field,
+    visibility_field,
+)
+from schemas.hands import SeatingSchema, card_field, seating_dict
 from schemas.rules import RulesOutSchema, RulesSchema
 
 
@@ -126,19 +134,12 @@ class GameSchema(Schema):
         """As ``Schema.dump``. One game (a ``Game`` or a ``GameRow``, not a
         mapping) dumped by this very schema, whole, is built by
         :func:`game_dict`: most of a game's read went into the fields' work."""
-        if (
-            type(self) is GameSchema
-            and not (self.many if many is None else many)
-            and self.only is None
-            and not self.exclude
-            and not isinstance(obj, Mapping)
-        ):
+        if dumps_one_whole(self, GameSchema, obj, many):
             return game_dict(obj)
         return super().dump(obj, many=many)
 
 
 _RULE_NAMES = tuple(RulesOutSchema().fields)
-_ROLE_NAMES = ("box", "captain", "sitter")
 
 
 def game_dict(game: Any) -> dict[str, Any]:
@@ -151,8 +152,8 @@ def game_dict(game: Any) -> dict[str, Any]:
         "players": None if game.players is None else [dump_int(p) for p in game.players],
         "rules": None if rules is None else {name: dump_int(rules[name]) for name in _RULE_NAMES if name in rules},
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
-        "roles": None if roles is None else {name: dump_int(roles[name]) for name in _ROLE_NAMES if name in roles},
-        "first_roles": None if first is None else {name: dump_int(getattr(first, name)) for name in _ROLE_NAMES},
+        "roles": seating_dict(roles),
+        "first_roles": seating_dict(first),
         "cut": None if cut is None else {dump_text(k): dump_text(v) for k, v in cut.items()},
         "hands_played": dump_int(game.hands_played),
         "winner": dump_int(game.winner),

@@ -20,6 +20,7 @@ from schemas.fields import (
     dump_datetime,
     dump_int,
     dump_text,
+    dumps_one_whole,
 )
 from schemas.rulings import Dumped, RulingSchema, explained
 
@@ -397,14 +398,7 @@ class HandSchema(Schema):
         """As ``Schema.dump``. One hand (an ``api.shapes.HandInGame``) dumped
         whole by this very schema is built by :func:`hand_dict`: a hand's
         write answers with it, and the fields' work was a tenth of the write."""
-        if (
-            type(self) is HandSchema
-            and not (self.many if many is None else many)
-            and self.only is None
-            and not self.exclude
-            and not isinstance(obj, Mapping)
-            and isinstance(obj.ruling, dict)  # as Dumped explains it
-        ):
+        if dumps_one_whole(self, HandSchema, obj, many) and isinstance(obj.ruling, dict):  # as Dumped explains it
             return hand_dict(obj)
         return super().dump(obj, many=many)
 
@@ -418,13 +412,13 @@ def hand_dict(hand: Any) -> dict[str, Any]:
         "number": dump_int(hand.number),
         "mode": dump_text(hand.mode),
         "knocker": dump_text(hand.knocker),
-        "seating": _seating(hand.seating),
+        "seating": seating_dict(hand.seating),
         "seating_follows": dump_bool(hand.seating_follows),
         "ruling": explained(hand.ruling, hand.game.rule_options),
         "input": None if given is None else dict(given),
         "discard": dump_text(hand.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
-        "roles": _seating(hand.roles),
+        "roles": seating_dict(hand.roles),
         "status": dump_text(hand.status),
         "winner": dump_int(hand.winner),
         "recorded_at": dump_datetime(hand.recorded_at),
@@ -432,7 +426,8 @@ def hand_dict(hand: Any) -> dict[str, Any]:
     }
 
 
-def _seating(roles: Any) -> dict[str, int | None] | None:  # Nested(SeatingSchema)'s dump
+def seating_dict(roles: Any) -> dict[str, int | None] | None:
+    """``Nested(SeatingSchema)``'s dump, of a mapping or of ``Roles``."""
     if roles is None:
         return None
     if isinstance(roles, Mapping):
