@@ -195,42 +195,74 @@ class Ginref:
         return _environ("GET", f"/api/v1/games/{self.game['id']}", headers={"If-None-Match": etag})
 
 
-def variants(tmp: str) -> dict[str, Callable[[], Any]]:
-    ginref = Ginref(os.path.join(tmp, "ginref.sqlite3"))
-    flask_app = minimal_flask(os.path.join(tmp, "minimal.sqlite3"))
-    wsgi_app = bare_wsgi(os.path.join(tmp, "bare.sqlite3"))
-    write = _environ("POST", "/hands", HAND)
-    health = _environ("GET", "/health")
-    cards_k = [parse_card(c) for c in KNOCKER]
-    cards_d = [parse_card(c) for c in DEFENDER]
-    still = Ginref(os.path.join(tmp, "still.sqlite3"))  # a game no one writes to, for the 304
-    not_modified = still.not_modified()
+def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
+    """Every variant by name, or (``only``) just that one, with nothing else built."""
+    built: dict[str, Any] = {}
 
-    def ginref_write() -> Any:
-        status, out = _call(ginref.app, ginref.next_write())
-        assert status.startswith("201"), (status, out[:300])
+    def ginref() -> Ginref:
+        if "ginref" not in built:
+            built["ginref"] = Ginref(os.path.join(tmp, "ginref.sqlite3"))
+        return built["ginref"]  # type: ignore[no-any-return]
 
-    def ginref_read() -> Any:
-        status, _ = _call(ginref.app, ginref.read)
-        assert status.startswith("200"), status
+    def minimal() -> Callable[[], Any]:
+        app, write = minimal_flask(os.path.join(tmp, "minimal.sqlite3")), _environ("POST", "/hands", HAND)
+        return lambda: _call(app, write)
 
-    def ginref_304() -> Any:
-        status, _ = _call(still.app, not_modified)
-        assert status.startswith("304"), status
+    def bare() -> Callable[[], Any]:
+        app, write = bare_wsgi(os.path.join(tmp, "bare.sqlite3")), _environ("POST", "/hands", HAND)
+        return lambda: _call(app, write)
 
+    def judge() -> Callable[[], Any]:
+        cards_k, cards_d = [parse_card(c) for c in KNOCKER], [parse_card(c) for c in DEFENDER]
+        return lambda: judge_hand(cards_k, cards_d)
+
+    def ginref_write() -> Callable[[], Any]:
+        app = ginref()
+
+        def write() -> None:
+            status, out = _call(app.app, app.next_write())
+            assert status.startswith("201"), (status, out[:300])
+
+        return write
+
+    def ginref_read() -> Callable[[], Any]:
+        app = ginref()
+
+        def read() -> None:
+            status, _ = _call(app.app, app.read)
+            assert status.startswith("200"), status
+
+        return read
+
+    def ginref_304() -> Callable[[], Any]:
+        still = Ginref(os.path.join(tmp, "still.sqlite3"))  # a game no one writes to
+        not_modified = still.not_modified()
+
+        def read() -> None:
+            status, _ = _call(still.app, not_modified)
+            assert status.startswith("304"), status
+
+        return read
+
+    def health() -> Callable[[], Any]:
+        app, request = ginref(), _environ("GET", "/health")
+        return lambda: _call(app.app, request)
+
+    factories: dict[str, Callable[[], Callable[[], Any]]] = {
+        "ginref POST /games/{game_id}/hands": ginref_write,
+        "minimal Flask app, same work": minimal,
+        "bare WSGI function, same work": bare,
+        "judge_hand alone": judge,
+        "ginref GET /games/{game_id}": ginref_read,
+        "ginref GET /games/{game_id}, 304": ginref_304,
+        "ginref GET /health": health,
+    }
+    calls = {name: make() for name, make in factories.items() if only is None or name == only}
     # As a server's worker does once the app is built (gunicorn.conf.py): what the
     # setup made stays out of the garbage collector's full collections.
     gc.collect()
     gc.freeze()
-    return {
-        "ginref POST /games/{game_id}/hands": ginref_write,
-        "minimal Flask app, same work": lambda: _call(flask_app, write),
-        "bare WSGI function, same work": lambda: _call(wsgi_app, write),
-        "judge_hand alone": lambda: judge_hand(cards_k, cards_d),
-        "ginref GET /games/{game_id}": ginref_read,
-        "ginref GET /games/{game_id}, 304": ginref_304,
-        "ginref GET /health": lambda: _call(ginref.app, health),
-    }
+    return calls
 
 
 def measure(n: int, rounds: int) -> dict[str, list[float]]:
@@ -288,7 +320,7 @@ def instructions(name: str, n: int) -> float | None:
 def _only(name: str, n: int) -> None:
     """One variant, ``n`` times, after its setup and warm-up (a child of --instructions)."""
     with tempfile.TemporaryDirectory() as tmp:
-        call = variants(tmp)[name]
+        call = variants(tmp, only=name)[name]
         for _ in range(20):
             call()
         for _ in range(n):
