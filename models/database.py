@@ -15,7 +15,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -252,14 +252,14 @@ class SoloRead:
 
     The statement is compiled once per engine, to the driver's SQL and
     parameter order, and its columns' result processors are looked up once;
-    the row comes back as a dict by column key, with the values the ORM's
-    Core execution would give (a test compares them)."""
+    the row comes back as a :class:`LazyRow` by column key, with the values
+    the ORM's Core execution would give (a test compares them)."""
 
     def __init__(self, statement: Select[Any]) -> None:
         self.statement = statement
         self._plans: WeakKeyDictionary[Engine, _SoloPlan] = WeakKeyDictionary()
 
-    def one_or_none(self, params: dict[str, Any], engine: Engine | None = None) -> dict[str, Any] | None:
+    def one_or_none(self, params: dict[str, Any], engine: Engine | None = None) -> Mapping[str, Any] | None:
         engine = engine or db.engine
         plan = self._plans.get(engine)
         if plan is None:
@@ -287,6 +287,48 @@ class SoloRead:
         finally:
             connection.close()  # back to the pool; invalidated, it is not handed out again
         return driven.row(values)
+
+
+class LazyRow(Mapping[str, Any]):
+    """A row the driver fetched, by column key, with the value the Core would
+    give for each (a JSON column decoded, a date parsed) worked out when it is
+    first read, and kept: a conditional read that ends in a 304 reads a
+    game's id, version and audience, and never decodes its JSON columns nor
+    parses its dates. ``changed`` returns a copy with some values replaced,
+    still lazy for the others."""
+
+    __slots__ = ("_index", "_raw", "_read")
+
+    def __init__(self, index: dict[str, tuple[int, Any]], raw: Sequence[Any], read: dict[str, Any]) -> None:
+        self._index = index  # key -> (position in raw, result processor or None)
+        self._raw = raw
+        self._read = read  # the values worked out so far, and those replaced
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._read[key]
+        except KeyError:
+            position, process = self._index[key]
+            value = self._raw[position]
+            if process is not None:
+                value = process(value)
+            self._read[key] = value
+            return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __repr__(self) -> str:
+        return f"LazyRow({dict(self)!r})"
+
+    def changed(self, changes: dict[str, Any]) -> LazyRow:
+        unknown = set(changes) - set(self._index)
+        if unknown:
+            raise KeyError(f"no column {sorted(unknown)}")
+        return LazyRow(self._index, self._raw, {**self._read, **changes})
 
 
 class _SoloPlan:
@@ -368,8 +410,8 @@ class DriverStatement:
         cursor.close()
         return count
 
-    def one_or_none(self, params: dict[str, Any]) -> dict[str, Any] | None:
-        """Run it (a SELECT); its one row by column key, or None."""
+    def one_or_none(self, params: dict[str, Any]) -> Mapping[str, Any] | None:
+        """Run it (a SELECT); its one row by column key (a :class:`LazyRow`), or None."""
         connection = session_connection()
         plan = self._plan(connection, params)
         if plan is None:
@@ -396,8 +438,11 @@ class _DriverPlan:
         self.direct = all(process is None for _, process in self.binds) and all(
             bind.required for bind in compiled.binds.values()
         )
-        self.keys: list[str] = [str(column.key) for column in columns]
-        self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+        processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+        #: each column's key: its position in a fetched row, and its result processor (None: the value as it is)
+        self.index: dict[str, tuple[int, Any]] = {
+            str(column.key): (i, process) for i, (column, process) in enumerate(zip(columns, processors, strict=True))
+        }
 
     @classmethod
     def make(cls, statement: Any, dialect: Any, keys: tuple[str, ...]) -> _DriverPlan | None:
@@ -419,14 +464,10 @@ class _DriverPlan:
                 values[name] = process(values[name])
         return values if self.order is None else tuple(values[name] for name in self.order)
 
-    def row(self, values: Any) -> dict[str, Any] | None:
-        """A row the driver fetched, by column key, its values processed (None for no row)."""
-        if values is None:
-            return None
-        return {
-            key: value if process is None else process(value)
-            for key, process, value in zip(self.keys, self.processors, values, strict=True)
-        }
+    def row(self, values: Any) -> LazyRow | None:
+        """A row the driver fetched, by column key, each value processed when
+        it is first read (None for no row)."""
+        return None if values is None else LazyRow(self.index, values, {})
 
     def run(self, connection: Connection, params: dict[str, Any]) -> Any:
         dbapi_connection = connection.connection.dbapi_connection

@@ -8,6 +8,7 @@ kept on the game row in the same transaction as every change to its hands.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import DriverStatement, UTCDateTime, db, now
+from models.database import DriverStatement, LazyRow, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
@@ -171,7 +172,7 @@ class GameRow(GameView):
 
     __slots__ = ("_values",)
 
-    def __init__(self, values: dict[str, Any]) -> None:
+    def __init__(self, values: Mapping[str, Any]) -> None:
         object.__setattr__(self, "_values", values)
 
     def __getattr__(self, name: str) -> Any:
@@ -195,6 +196,8 @@ class GameRow(GameView):
         unknown = set(changes) - set(self._values)
         if unknown:
             raise AttributeError(f"a game has no column {sorted(unknown)}")
+        if isinstance(self._values, LazyRow):
+            return GameRow(self._values.changed(changes))  # what is not read yet stays so
         return GameRow({**self._values, **changes})
 
     @classmethod
@@ -207,7 +210,11 @@ class GameRow(GameView):
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
-        """From a result row's mapping that holds (at least) the game's columns."""
+        """From a result row's mapping that holds (at least) the game's columns;
+        a :class:`~models.database.LazyRow` is kept as it is, its values read
+        when asked for."""
+        if isinstance(row, LazyRow):
+            return cls(row)
         return cls({name: row[name] for name in _GAME_COLUMNS})
 
 

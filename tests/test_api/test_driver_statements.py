@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
 
 from models import db
-from models.database import DriverStatement, _SoloPlan, now, session_connection
+from models.database import DriverStatement, LazyRow, _SoloPlan, now, session_connection
 from models.events import _INSERT as INSERT_EVENT
 from models.game import Game, Hand
 from models.revisions import _INSERT as INSERT_REVISION
@@ -175,3 +175,27 @@ def test_the_session_connection_is_the_sessions_own_for_each_transaction(app: Fl
         third = session_connection()
         assert third is db.session.connection() and third is not second
         db.session.rollback()
+
+
+def test_a_fetched_row_works_out_each_value_when_first_read_and_once() -> None:
+    """LazyRow: a 304 reads a game's version and audience, never its JSON columns."""
+    worked: list[str] = []
+
+    def decode(value: str) -> list[str]:
+        worked.append(value)
+        return value.split(",")
+
+    row = LazyRow({"id": (0, None), "players": (1, decode), "cut": (2, decode)}, (7, "a,b", "c"), {})
+    assert row["id"] == 7 and worked == []
+    assert row["players"] == ["a", "b"] and row["players"] == ["a", "b"]
+    assert worked == ["a,b"]
+    changed = row.changed({"id": 8})
+    assert changed["id"] == 8 and row["id"] == 7
+    assert changed["players"] == ["a", "b"] and worked == ["a,b"]  # what was worked out is kept
+    assert changed["cut"] == ["c"] and worked == ["a,b", "c"]
+    assert list(row) == ["id", "players", "cut"] and len(row) == 3
+    assert dict(row) == {"id": 7, "players": ["a", "b"], "cut": ["c"]}
+    with pytest.raises(KeyError):
+        row["version"]
+    with pytest.raises(KeyError):
+        row.changed({"version": 2})
