@@ -244,11 +244,12 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class SoloRead:
-    """A prebuilt SELECT of one row, run on a pooled connection of its own,
-    outside the request's session: for a read that is this one statement and
-    nothing else (a game's ``GET``), which then opens no transaction in the
-    session and closes none. One statement is consistent by itself: SQLite and
-    PostgreSQL (in autocommit here) each run it in a snapshot of its own.
+    """A prebuilt SELECT of one row, run on a connection of its own (pooled;
+    on SQLite, the thread's own), outside the request's session: for a read
+    that is this one statement and nothing else (a game's ``GET``), which
+    then opens no transaction in the session and closes none. One statement
+    is consistent by itself: SQLite and PostgreSQL (in autocommit here) each
+    run it in a snapshot of its own.
 
     The statement is compiled once per engine, to the driver's SQL and
     parameter order, and its columns' result processors are looked up once;
@@ -268,6 +269,8 @@ class SoloRead:
         if driven is None:
             row = db.session.connection().execute(self.statement, params).one_or_none()
             return None if row is None else dict(row._mapping)
+        if plan.kept is not None:
+            return plan.kept_read(engine, params)
         connection = engine.raw_connection()
         try:
             driver = connection.driver_connection
@@ -331,6 +334,20 @@ class LazyRow(Mapping[str, Any]):
         return LazyRow(self._index, self._raw, {**self._read, **changes})
 
 
+class _Kept(threading.local):
+    """A thread's own SQLite connection for :class:`SoloRead`'s reads."""
+
+    connection: Any = None
+    generation = -1  # the engine's disposals when it was made
+    pid = 0  # the process that made it
+
+    def drop(self) -> None:
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            with suppress(Exception):
+                connection.close()
+
+
 class _SoloPlan:
     """A :class:`SoloRead`'s statement as one engine's driver runs it
     (``driven``; None: through the session)."""
@@ -341,6 +358,39 @@ class _SoloPlan:
         #: A pool of one shared connection (an in-memory SQLite) would have it rolled back under the session.
         shared = isinstance(engine.pool, (StaticPool, SingletonThreadPool))
         self.driven = None if shared else _DriverPlan.make(statement, engine.dialect, ())
+
+        #: SQLite (a file): each thread reads on a driver connection of its own, kept (see kept_read)
+        self.kept = _Kept() if self.driven is not None and engine.dialect.name == "sqlite" else None
+        self.generation = 0  # one more each time the engine is disposed: the kept connections are made anew
+        if self.kept is not None:
+            event.listen(engine, "engine_disposed", self._disposed)
+
+    def _disposed(self, _engine: Engine) -> None:
+        self.generation += 1
+
+    def kept_read(self, engine: Engine, params: dict[str, Any]) -> LazyRow | None:
+        """The read on this thread's own SQLite connection: made by the
+        engine's pool (with its pragmas, in autocommit) and detached from it
+        the first time, then kept for the thread's next reads. Checking a
+        connection out of the pool and back (with the rollback of its reset)
+        cost a tenth of a conditional read; a SQLite connection is a file
+        handle, not a server's, and each statement in autocommit reads a
+        snapshot of its own. Made anew after the engine is disposed, in a
+        forked process, and after an error that means it is broken."""
+        driven, kept = self.driven, self.kept
+        assert driven is not None and kept is not None
+        connection = kept.connection
+        if connection is None or kept.generation != self.generation or kept.pid != os.getpid():
+            if kept.pid == os.getpid():
+                kept.drop()
+            fairy = engine.raw_connection()
+            fairy.detach()  # the thread's from now on: the pool makes another for its place
+            connection = kept.connection = fairy.dbapi_connection
+            kept.generation, kept.pid = self.generation, os.getpid()
+        cursor = _execute(connection, driven.dialect, driven.sql, driven.arguments(params), lambda _err: kept.drop())
+        values = cursor.fetchone()
+        cursor.close()
+        return driven.row(values)
 
     @property
     def fallback(self) -> bool:

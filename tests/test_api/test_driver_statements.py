@@ -6,6 +6,7 @@ with the Core's errors."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -199,3 +200,39 @@ def test_a_fetched_row_works_out_each_value_when_first_read_and_once() -> None:
         row["version"]
     with pytest.raises(KeyError):
         row.changed({"version": 2})
+
+
+def test_a_solo_read_on_sqlite_keeps_one_connection_per_thread_and_sees_every_commit(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    game = api.new_game(players, roles=seats(*players))
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            # a server's connections stay pooled
+            assert _SoloPlan(_READ_GAME_AUDIENCE.statement, db.engine).kept is None
+            return
+        read = _READ_GAME_AUDIENCE.one_or_none
+        assert read({"id": game["id"]})["version"] == game["version"]
+        plan = _READ_GAME_AUDIENCE._plans[db.engine]
+        assert plan.kept is not None
+        kept = plan.kept.connection
+        assert kept is not None
+        api.record(game["id"], by_counts("box", 4, 30))  # committed on another connection
+        assert read({"id": game["id"]})["version"] == game["version"] + 1
+        assert plan.kept.connection is kept
+        assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+        other: list[Any] = []
+
+        def elsewhere() -> None:
+            with app.app_context():
+                other.append((read({"id": game["id"]})["version"], plan.kept.connection))
+
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+        assert other[0][0] == game["version"] + 1 and other[0][1] not in (None, kept)
+
+        db.engine.dispose()  # made anew after a disposal
+        assert read({"id": game["id"]})["version"] == game["version"] + 1
+        assert plan.kept.connection not in (None, kept)
