@@ -112,13 +112,19 @@ class ReadGuard:
     ``scope``: ``game`` (the game in the path: a game in a league is read
     with the league's keys) or ``league`` (the league in the path). ``key``:
     ``read`` (any key of it, write or share, if it is private; none if it is
-    public) or ``write`` (its write key, always)."""
+    public) or ``write`` (its write key, always). ``conditional``: the
+    read's ETag is its game's (scope ``game``), so an ``If-None-Match`` that
+    matches it is answered 304 by the guard, once the read is allowed, and
+    the view does not run."""
 
     scope: ReadScope
     key: Literal["read", "write"] = "read"
+    conditional: bool = False
 
 
-def keyed_read(blp: Blueprint, *, scope: ReadScope, key: Literal["read", "write"] = "read") -> Callable[[F], F]:
+def keyed_read(
+    blp: Blueprint, *, scope: ReadScope, key: Literal["read", "write"] = "read", conditional: bool = False
+) -> Callable[[F], F]:
     """A read of one league or game, which must not show a private one to
     anyone without one of its keys.
 
@@ -136,10 +142,14 @@ def keyed_read(blp: Blueprint, *, scope: ReadScope, key: Literal["read", "write"
     revoked), is the same 404 as an unknown id, so a private one's existence
     never shows. A public one reads with no key (one given is ignored).
     ``key="write"``: the read needs the write key even when public (401
-    without a key, 403 with a share key or another's)."""
+    without a key, 403 with a share key or another's). ``conditional=True``
+    (scope ``game``): the view answers with its game's ETag, and a request
+    whose ``If-None-Match`` matches it gets the 304 from the guard."""
+    if conditional and scope != "game":
+        raise ValueError("only a game's read answers If-None-Match with the game's ETag")
 
     def decorate(func: F) -> F:
-        func.read_guard = ReadGuard(scope, key)  # type: ignore[attr-defined]
+        func.read_guard = ReadGuard(scope, key, conditional)  # type: ignore[attr-defined]
         documented = blp.alt_response(404, response="NOT_FOUND")(func)
         security = READ_SECURITY
         if key == "write":

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, g
+from flask import current_app, g
 from flask.views import MethodView
 from sqlalchemy import select
 
@@ -10,7 +10,7 @@ import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found
-from api.guards import not_modified, unknown_league
+from api.guards import unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
 from models.events import VersionWatch, events_after
@@ -109,11 +109,11 @@ class GameById(MethodView):
     @blp.alt_response(
         304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
     )
-    @keyed_read(blp, scope="game")
-    def get(self, game_id: int) -> Response | tuple[GameRow, dict[str, str]]:
+    @keyed_read(blp, scope="game", conditional=True)
+    def get(self, game_id: int) -> tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
-        game: GameRow = g.read_game  # read by its guard
-        return not_modified(game.etag) or (game, {"ETag": game.etag})
+        game: GameRow = g.read_game  # read by its guard, which answered a matching If-None-Match
+        return game, {"ETag": game.etag}
 
     @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)

@@ -211,11 +211,17 @@ def _check_if_match(game: GameView) -> None:
 
 def not_modified(etag: str) -> Response | None:
     """A read's answer to If-None-Match (RFC 9110: compared weakly): 304 with
-    no body when the client's copy is current."""
-    given = request.if_none_match
-    if given and (given.star_tag or given.contains_weak(etag.strip('"'))):
-        return Response(status=304, headers={"ETag": etag})
-    return None
+    no body when the client's copy is current. The header as a client sends
+    it back, the one tag it was given, is compared as it is; any other is
+    parsed."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return None
+    if header != etag:
+        given = request.if_none_match
+        if not (given.star_tag or given.contains_weak(etag.strip('"'))):
+            return None
+    return Response(status=304, headers={"ETag": etag})
 
 
 def scope_of(credential: KeyRow | None) -> str:
@@ -251,42 +257,53 @@ def guard_write() -> Response | None:
     return None
 
 
-def _audience(guard: ReadGuard) -> tuple[Audience | None, Problem]:
-    """The league or game the read is of, and the answer if there is none. A
-    game's row is read with it, once: its views find it in ``g.read_game``."""
-    args: dict[str, Any] = request.view_args or {}
+def _audience(guard: ReadGuard, args: dict[str, Any]) -> Audience | None:
+    """The league or game the read is of (None if there is none). A game's
+    row is read with it, once: its views find it in ``g.read_game``."""
     if guard.scope == "game":
         found = read_game_audience(args["game_id"])
         if found is None:
-            return None, not_found("game", args["game_id"])
+            return None
         g.read_game, audience = found
-        return audience, not_found("game", args["game_id"])
-    return league_audience(args["league_id"]), not_found("league", args["league_id"])
+        return audience
+    return league_audience(args["league_id"])
 
 
-def guard_read() -> None:
+def _missing(guard: ReadGuard, args: dict[str, Any]) -> Problem:
+    """The 404 of an unknown league or game, which a private one read without its keys gets too."""
+    return not_found(guard.scope, args[f"{guard.scope}_id"])
+
+
+def guard_read() -> Response | None:
     """before_request, for every read its route declares a guard for
     (api.docs.keyed_read): an unknown id, or a private league or game without
     one of its keys, is a 404, the same answer either way; a read that needs
     the write key is 401 or 403 without it. Runs before the view reads its
-    query arguments, so that their errors cannot tell the two 404s apart."""
-    if request.method not in READ_METHODS or request.endpoint is None:
-        return
-    guard: ReadGuard | None = current_app.extensions["read_guards"].get(request.endpoint)
+    query arguments, so that their errors cannot tell the two 404s apart.
+    A conditional read of a game whose ``If-None-Match`` matches the game's
+    ETag is answered 304 here, once it is allowed."""
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.method not in READ_METHODS or req.endpoint is None:
+        return None
+    guard: ReadGuard | None = current_app.extensions["read_guards"].get(req.endpoint)
     if guard is None:
-        return
-    audience, missing = _audience(guard)
+        return None
+    args: dict[str, Any] = req.view_args or {}
+    audience = _audience(guard, args)
     if audience is None:
-        raise missing
-    if not audience.private and guard.key == "read":
-        return  # public: a key, if any, is not even looked at
-    digest = _digest()
-    row = None if digest is None else find_key(digest)
-    known = _known(digest, row)
-    if audience.private and (known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)):
-        raise missing
-    if guard.key == "write":
-        _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
+        raise _missing(guard, args)
+    if audience.private or guard.key == "write":
+        digest = _digest()
+        row = None if digest is None else find_key(digest)
+        known = _known(digest, row)
+        if audience.private and (
+            known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)
+        ):
+            raise _missing(guard, args)
+        if guard.key == "write":
+            _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
+    # public: a key, if any, is not even looked at
+    return not_modified(g.read_game.etag) if guard.conditional else None
 
 
 def declared_read_guards(app: Flask) -> dict[str, ReadGuard]:

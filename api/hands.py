@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, g
+from flask import g
 from flask.views import MethodView
 
 import services
@@ -10,7 +10,6 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
-from api.guards import not_modified
 from api.judging import judge_input
 from api.shapes import HandInGame
 from models import Game, Hand, db
@@ -38,11 +37,11 @@ class Hands(MethodView):
     @blp.alt_response(
         304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
     )
-    @keyed_read(blp, scope="game")
-    def get(self, game_id: int) -> Response | tuple[dict[str, Any], dict[str, str]]:
+    @keyed_read(blp, scope="game", conditional=True)
+    def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """All hands of a game, in order; the game's ETag, for conditional reads"""
-        game = load_game(game_id)
-        return not_modified(game.etag) or ({"items": [HandInGame(h, game) for h in game.hands]}, {"ETag": game.etag})
+        game = load_game(game_id)  # its guard answered a matching If-None-Match
+        return {"items": [HandInGame(h, game) for h in game.hands]}, {"ETag": game.etag}
 
     @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)

@@ -41,6 +41,35 @@ def test_a_read_with_the_current_etag_is_304_with_no_body(api, game, path):
     assert stale.status_code == 200 and stale.get_json() == first.get_json()
 
 
+def test_a_conditional_read_is_answered_by_its_guard_before_the_view(api, game, monkeypatch):
+    """A game's 304 is its guard's: the view (here, the hands it would read) never runs."""
+    from api import hands
+
+    ran: list[int] = []
+
+    def load_game(game_id, **kwargs):
+        ran.append(game_id)
+        return original(game_id, **kwargs)
+
+    original = hands.load_game
+    url = f"/api/v1/games/{game['id']}/hands"
+    etag = api.client.get(url).headers["ETag"]
+    monkeypatch.setattr(hands, "load_game", load_game)
+    again = api.client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag and ran == []
+    for other in ('"other"', f'W/"g{game["id"]}v1"'):
+        assert api.client.get(url, headers={"If-None-Match": other}).status_code == 200
+    assert ran == [game["id"], game["id"]]
+
+
+def test_only_a_games_read_answers_if_none_match_with_the_games_etag():
+    from api.docs import keyed_read
+    from api.leagues import blp
+
+    with pytest.raises(ValueError, match="only a game's read"):
+        keyed_read(blp, scope="league", conditional=True)
+
+
 def test_a_304_turns_into_a_200_once_another_phone_records(api, game):
     url = f"/api/v1/games/{game['id']}"
     etag = api.client.get(url).headers["ETag"]
