@@ -476,7 +476,7 @@ class DriverStatement:
 class _DriverPlan:
     """A :class:`DriverStatement` as one dialect's driver runs it with one set of parameters."""
 
-    def __init__(self, compiled: Any, dialect: Any, columns: list[Any]) -> None:
+    def __init__(self, compiled: Any, dialect: Any, columns: list[Any], keys: tuple[str, ...] = ()) -> None:
         self.compiled = compiled
         self.dialect = dialect
         self.sql: str = compiled.string
@@ -488,6 +488,7 @@ class _DriverPlan:
         self.direct = all(process is None for _, process in self.binds) and all(
             bind.required for bind in compiled.binds.values()
         )
+        self.fetch = self._fetch(keys)
         processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
         #: each column's key: its position in a fetched row, and its result processor (None: the value as it is)
         self.index: dict[str, tuple[int, Any]] = {
@@ -502,12 +503,37 @@ class _DriverPlan:
         if compiled.insert_prefetch or compiled.update_prefetch:  # Python-side defaults: the Core computes them
             return None
         columns = list(statement.selected_columns) if statement.is_select else []
-        return cls(compiled, dialect, columns)
+        return cls(compiled, dialect, columns, keys)
+
+    def _fetch(self, keys: tuple[str, ...]) -> list[tuple[str, str, Any]] | None:
+        """For each of the driver's parameters, in the order the SQL names
+        them: its name, the key of the caller's parameters its value is
+        taken from (as ``construct_params`` takes it: the bind's key, else its
+        name) and its bind processor. None when a value would come from
+        elsewhere (a bind's own value, a name escaped for the driver): then
+        ``construct_params`` works them out on every run."""
+        compiled = self.compiled
+        if compiled.escaped_bind_names or getattr(compiled, "_render_postcompile", False):
+            return None
+        processors = dict(self.binds)
+        fetch = []
+        for name in self.order if self.order is not None else list(compiled.binds):
+            bind = compiled.binds[name]
+            key = bind.key if bind.key in keys else name if name in keys else None
+            if key is None:
+                return None
+            fetch.append((name, key, processors[name]))
+        return fetch
 
     def arguments(self, params: dict[str, Any]) -> Any:
         """The driver's parameters: each bound value processed, in the order the SQL names them."""
         if self.direct:
             return params if self.order is None else tuple(params[name] for name in self.order)
+        fetch = self.fetch
+        if fetch is not None:
+            if self.order is not None:
+                return tuple([params[key] if process is None else process(params[key]) for _, key, process in fetch])
+            return {name: params[key] if process is None else process(params[key]) for name, key, process in fetch}
         values = self.compiled.construct_params(params)
         for name, process in self.binds:
             if process is not None and name in values:

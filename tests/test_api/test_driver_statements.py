@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from models import db
 from models.database import DriverStatement, LazyRow, _SoloPlan, now, session_connection
 from models.events import _INSERT as INSERT_EVENT
+from models.game import _UPDATE_GAME as UPDATE_GAME
 from models.game import Game, Hand
 from models.revisions import _INSERT as INSERT_REVISION
 from models.revisions import HandRevision
@@ -236,3 +237,43 @@ def test_a_solo_read_on_sqlite_keeps_one_connection_per_thread_and_sees_every_co
         db.engine.dispose()  # made anew after a disposal
         assert read({"id": game["id"]})["version"] == game["version"] + 1
         assert plan.kept.connection not in (None, kept)
+
+
+def test_a_plans_parameters_are_those_construct_params_gives_processed(app: Flask) -> None:
+    """A plan takes each parameter straight from the caller's values, in the
+    driver's order, where it can; the Core's construct_params is what it stands for."""
+    at = now()
+    cases = [
+        (INSERT_EVENT, {"game_id": 1, "version": 2, "kind": "hand_recorded", "hand": 1, "at": at}),
+        (
+            UPDATE_GAME,
+            {
+                "game_id": 1,
+                "old_version": 2,
+                "new_version": 3,
+                "new_scores": {"1": 30},
+                "new_roles": {"box": 1, "captain": 2, "sitter": 3},
+                "new_winner": None,
+                "new_hands_played": 1,
+                "new_out_of_turn": [],
+            },
+        ),
+    ]
+    with app.app_context():
+        for statement, params in cases:
+            plan = statement._plan(db.session.connection(), params)
+            assert plan is not None and plan.fetch is not None and not plan.direct
+            values = plan.compiled.construct_params(params)
+            for name, process in plan.binds:
+                if process is not None:
+                    values[name] = process(values[name])
+            expected = values if plan.order is None else tuple(values[name] for name in plan.order)
+            assert _plain(plan.arguments(params)) == _plain(expected)
+        db.session.rollback()
+
+
+def _plain(arguments: Any) -> Any:
+    """The driver's arguments with psycopg's JSON wrappers (equal only to themselves) opened."""
+    if isinstance(arguments, dict):
+        return {name: getattr(value, "obj", value) for name, value in arguments.items()}
+    return tuple(getattr(value, "obj", value) for value in arguments)
