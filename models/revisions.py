@@ -17,7 +17,7 @@ from typing import Any, Literal
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import DriverStatement, UTCDateTime, db, now
+from models.database import DriverStatement, UTCDateTime, db, insert_rows, now
 from models.game import Game, Hand, HandRow
 from referee import Roles
 
@@ -111,8 +111,8 @@ def first_revisions(hands: list[dict[str, Any]]) -> None:
     """The first revision of each hand row just inserted (an import's): as
     recorded, by no key."""
     columns = ("game_id", "number", "mode", "box", "captain", "sitter", "knocker", "input", "ruling", "scores_after")
-    db.session.connection().execute(
-        insert(_REVISIONS),
+    insert_rows(
+        _REVISIONS,
         [
             {
                 **{name: hand[name] for name in columns},

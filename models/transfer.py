@@ -25,7 +25,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import selectinload
 
 from models.books import refresh_totals
-from models.database import db
+from models.database import db, insert_rows
 from models.disputes import Dispute
 from models.figures import FIGURE_FIELDS, GamePlayer
 from models.game import Game, Hand, Player, result_columns, state_columns
@@ -407,13 +407,11 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
                 recorded_once.extend(rows)
             else:
                 revisions.extend(_revision_row(r, ids, game_id, disputes) for r in game.revisions)
-        connection.execute(insert(_GAME_PLAYERS), figures)
-        if hands:
-            connection.execute(insert(_HANDS), hands)
+        insert_rows(_GAME_PLAYERS, figures)
+        insert_rows(_HANDS, hands)
         if recorded_once:
             first_revisions(recorded_once)
-        if revisions:
-            connection.execute(insert(_REVISIONS), revisions)
+        insert_rows(_REVISIONS, revisions)
     refresh_totals(league.id, ids.values())
     return league, players
 

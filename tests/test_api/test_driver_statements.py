@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from models import db
-from models.database import DriverStatement, LazyRow, _SoloPlan, now, session_connection
+from models.database import DriverStatement, LazyRow, _SoloPlan, insert_rows, now, session_connection
 from models.events import _INSERT as INSERT_EVENT
 from models.game import _UPDATE_GAME as UPDATE_GAME
 from models.game import Game, Hand
@@ -277,3 +277,58 @@ def _plain(arguments: Any) -> Any:
     if isinstance(arguments, dict):
         return {name: getattr(value, "obj", value) for name, value in arguments.items()}
     return tuple(getattr(value, "obj", value) for value in arguments)
+
+
+def test_rows_inserted_in_bulk_read_back_as_the_cores_and_fail_as_the_core_does(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    """insert_rows (an import's hands and revisions: a COPY on PostgreSQL, the
+    driver's executemany on SQLite) stores what the Core's insert stores."""
+    games = [api.new_game(players, roles=seats(*players))["id"] for _ in range(2)]
+    at = now()
+
+    def rows(game_id: int) -> list[dict[str, Any]]:
+        return [
+            {
+                "game_id": game_id,
+                "number": n,
+                "revision": 1,
+                "action": "recorded",
+                "mode": "counts",
+                "box": players[0],
+                "captain": players[1],
+                "sitter": players[2],
+                "knocker": "box" if n % 2 else None,
+                "input": {"knocker": "box", "note": "ü \\ \" ' \t\n", "n": [n, None, 1.5, True]},
+                "ruling": {"outcome": "knock", "points": n},
+                "scores_after": {str(players[0]): n},
+                "game_scores": {},
+                "made_at": at,
+                "key_id": None,
+                "reason": None if n % 2 else "a reason, with\ttabs and\nlines",
+                "dispute_id": None,
+            }
+            for n in (1, 2, 3)
+        ]
+
+    def read(game_id: int) -> list[dict[str, Any]]:
+        found = db.session.execute(
+            select(HandRevision.__table__).where(HandRevision.game_id == game_id).order_by(HandRevision.number)
+        ).all()
+        return [{k: v for k, v in row._mapping.items() if k not in ("id", "game_id")} for row in found]
+
+    with app.app_context():
+        insert_rows(HandRevision.__table__, rows(games[0]))
+        db.session.execute(insert(HandRevision.__table__), rows(games[1]))
+        bulk, core = read(games[0]), read(games[1])
+        assert len(bulk) == 3 and bulk == core
+        assert [{k: type(v) for k, v in r.items()} for r in bulk] == [{k: type(v) for k, v in r.items()} for r in core]
+        insert_rows(HandRevision.__table__, [])  # nothing to insert
+        mixed = rows(games[0])[:1] + [{**rows(games[1])[0], "number": 9, "dispute_id": None}]
+        mixed[0]["number"] = 8
+        del mixed[0]["reason"]  # rows of other shapes go through the Core
+        insert_rows(HandRevision.__table__, mixed)
+        assert [r["number"] for r in read(games[0])] == [1, 2, 3, 8]
+        with pytest.raises(IntegrityError):  # that hand's revision 1 is there: the Core's error
+            insert_rows(HandRevision.__table__, rows(games[0])[:2])
+        db.session.rollback()
