@@ -170,10 +170,30 @@ class GameRow(GameView):
     fields are the game table's columns (declared once, on :class:`Game`;
     :class:`GameView` says their types)."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_values", "_rules", "_state")
 
-    def __init__(self, values: Mapping[str, Any]) -> None:
+    def __init__(self, values: Mapping[str, Any], rules: Rules | None = None) -> None:
         object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "_state", None)
+
+    @property
+    def rule_options(self) -> Rules:
+        """The game's rules, made (and checked) once for the row: a hand's
+        write reads them to judge, to advance the game and to explain."""
+        rules = self._rules
+        if rules is None:
+            rules = Rules(**self.rules)
+            object.__setattr__(self, "_rules", rules)
+        return rules
+
+    def state(self) -> GameState:
+        """The stored state, made once for the row (a row is read-only)."""
+        state = self._state
+        if state is None:
+            state = super().state()
+            object.__setattr__(self, "_state", state)
+        return state
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -196,9 +216,10 @@ class GameRow(GameView):
         unknown = set(changes) - set(self._values)
         if unknown:
             raise AttributeError(f"a game has no column {sorted(unknown)}")
+        rules = None if "rules" in changes else self._rules
         if isinstance(self._values, LazyRow):
-            return GameRow(self._values.changed(changes))  # what is not read yet stays so
-        return GameRow({**self._values, **changes})
+            return GameRow(self._values.changed(changes), rules)  # what is not read yet stays so
+        return GameRow({**self._values, **changes}, rules)
 
     @classmethod
     def read(cls, game_id: int, *, lock: bool = False) -> GameRow | None:

@@ -126,3 +126,24 @@ def test_a_hand_is_built_as_its_schema_dumps_it(hand: HandInGame) -> None:
     fast = hand_dict(hand)
     assert json.dumps(fast) == json.dumps(Schema.dump(HandSchema(), hand))
     assert HandSchema().dump(hand) == fast
+
+
+def test_a_game_rows_rules_and_state_are_made_once_and_its_rules_kept_by_replace() -> None:
+    values = {
+        "rules": {"target_score": 150, "knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 10},
+        "scores": {"1": 20, "2": 0, "3": 5},
+        "roles": {"box": 1, "captain": 2, "sitter": 3},
+        "winner": None,
+        "hands_played": 2,
+        "out_of_turn": [],
+        "version": 3,
+    }
+    row = GameRow(values)
+    rules, state = row.rule_options, row.state()
+    assert rules == Rules(target_score=150) and row.rule_options is rules
+    assert state.scores == {1: 20, 2: 0, 3: 5} and state.hands_played == 2 and row.state() is state
+    later = row.replace(version=4, hands_played=3)
+    assert later.rule_options is rules  # the same rules: not made again
+    assert later.state().hands_played == 3  # a state of its own
+    changed = row.replace(rules={**values["rules"], "target_score": 200})
+    assert changed.rule_options == Rules(target_score=200)
