@@ -100,19 +100,24 @@ class WriteLimits:
         self.limiter: RateLimiter = strategy(store)
         self.fallback: RateLimiter = strategy(MemoryStore())
         self.store_failed_at: float | None = None
+        self._store_state = threading.Lock()  # the threads of a worker that meet the store at once say so once
 
     def _hit(self, item: RateLimitItem, key: str) -> tuple[bool, RateLimiter]:
         if self.store_failed_at is None or time.monotonic() - self.store_failed_at > RETRY_STORE:
             try:
                 allowed = self.limiter.hit(item, self.prefix, key)
             except Exception as err:  # the store's own errors vary with its client library
-                if self.store_failed_at is None:
+                with self._store_state:
+                    first = self.store_failed_at is None
+                    self.store_failed_at = time.monotonic()
+                if first:
                     log.warning("rate-limit store failed (%s); limits kept in memory meanwhile", err)
-                self.store_failed_at = time.monotonic()
             else:
-                if self.store_failed_at is not None:
+                with self._store_state:
+                    back = self.store_failed_at is not None
+                    self.store_failed_at = None
+                if back:
                     log.warning("rate-limit store answers again")
-                self.store_failed_at = None
                 return allowed, self.limiter
         return self.fallback.hit(item, self.prefix, key), self.fallback
 
