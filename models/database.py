@@ -29,7 +29,7 @@ from sqlalchemy import JSON, DateTime, Select, Table, event, insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase
-from sqlalchemy.pool import SingletonThreadPool, StaticPool
+from sqlalchemy.pool import PoolProxiedConnection, SingletonThreadPool, StaticPool
 from sqlalchemy.types import TypeDecorator
 
 
@@ -271,12 +271,16 @@ class SoloRead:
             return None if row is None else dict(row._mapping)
         if plan.kept is not None:
             return plan.kept_read(engine, params)
-        connection = engine.raw_connection()
+        connection = raw_connection(engine)
         try:
             driver = connection.driver_connection
             autocommit = plan.autocommit and not driver.autocommit  # type: ignore[union-attr]
             if autocommit:
-                driver.autocommit = True  # type: ignore[union-attr]
+                try:
+                    driver.autocommit = True  # type: ignore[union-attr]
+                except driven.dialect.loaded_dbapi.Error as err:  # dropped while it sat in the pool
+                    dbapi_connection = connection.dbapi_connection
+                    _raise_as_core(err, driven.dialect, dbapi_connection, None, "", (), connection.invalidate)
             cursor = _execute(
                 connection.dbapi_connection, driven.dialect, driven.sql, driven.arguments(params), connection.invalidate
             )
@@ -383,7 +387,7 @@ class _SoloPlan:
         if connection is None or kept.generation != self.generation or kept.pid != os.getpid():
             if kept.pid == os.getpid():
                 kept.drop()
-            fairy = engine.raw_connection()
+            fairy = raw_connection(engine)
             fairy.detach()  # the thread's from now on: the pool makes another for its place
             connection = kept.connection = fairy.dbapi_connection
             kept.generation, kept.pid = self.generation, os.getpid()
@@ -614,13 +618,34 @@ def _copied(column: Any, dialect: Any, process: Any) -> Any:
     return lambda value: None if value is None and none_as_null else serialize(value)
 
 
+def raw_connection(engine: Engine) -> PoolProxiedConnection:
+    """``engine.raw_connection()``, with a driver's error on the way (a
+    connection refused, or cut while it was being made and set up) raised as
+    the Core raises it from ``engine.connect()``: wrapped, so that the API
+    answers it as the database being out of reach (a 503), not as a bug.
+    ``raw_connection`` alone lets the driver's own exception through."""
+    try:
+        return engine.raw_connection()
+    except engine.dialect.loaded_dbapi.Error as err:
+        dialect = engine.dialect
+        raise DBAPIError.instance(
+            None,
+            None,
+            err,
+            dialect.loaded_dbapi.Error,
+            connection_invalidated=bool(dialect.is_disconnect(err, None, None)),
+            dialect=dialect,
+        ) from err
+
+
 def _raise_as_core(
     err: Exception, dialect: Any, dbapi_connection: Any, cursor: Any, sql: str, arguments: Any, invalidate: Any
 ) -> NoReturn:
     """Raise a driver's error as the Core raises it (see :func:`_execute`)."""
     dropped = bool(dialect.is_disconnect(err, dbapi_connection, cursor))
-    with suppress(dialect.loaded_dbapi.Error):
-        cursor.close()
+    if cursor is not None:
+        with suppress(dialect.loaded_dbapi.Error):
+            cursor.close()
     if dropped:
         invalidate(err)
     raise DBAPIError.instance(

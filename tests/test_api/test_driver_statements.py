@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from sqlalchemy import create_engine, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
+from api.errors import unavailable_cause
 from models import db
 from models.database import DriverStatement, LazyRow, _SoloPlan, insert_rows, now, session_connection
 from models.events import _INSERT as INSERT_EVENT
@@ -82,6 +83,28 @@ def test_a_solo_read_of_an_in_memory_database_goes_through_the_session(tmp_path:
         engine = create_engine(url)
         try:
             assert _SoloPlan(statement, engine).fallback is fallback
+        finally:
+            engine.dispose()
+
+
+def test_a_solo_read_that_cannot_connect_fails_as_the_cores_connect_does(tmp_path: Any) -> None:
+    """A connection refused, or cut while it is being made (a PostgreSQL
+    backend terminated during the dialect's first queries), is the Core's
+    ``OperationalError``: a server out of reach is answered with a 503, never
+    as the driver's own error, which the API would answer with a 500."""
+    urls = {
+        f"sqlite:///{tmp_path / 'no such folder' / 'file.sqlite3'}": None,  # the kept connection's first making
+        "postgresql+psycopg://postgres@127.0.0.1:1/test": "the database cannot be reached",  # port 1: refused
+    }
+    for url, cause in urls.items():
+        engine = create_engine(url)
+        try:
+            with pytest.raises(OperationalError) as raised:
+                _READ_GAME_AUDIENCE.one_or_none({"id": 1}, engine)
+            core = pytest.raises(OperationalError, engine.connect)
+            assert type(raised.value) is type(core.value)
+            assert type(raised.value.orig) is type(core.value.orig)
+            assert unavailable_cause(raised.value) == cause
         finally:
             engine.dispose()
 
