@@ -13,6 +13,7 @@ from marshmallow import INCLUDE, Schema, fields
 from redis.exceptions import ConnectionError as StoreConnectionError
 from redis.exceptions import TimeoutError as StoreTimeoutError
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from referee import GameStateError, IllegalKnockError, RefereeError
@@ -258,6 +259,8 @@ def unavailable_cause(error: BaseException) -> str | None:
         return "the rate-limit store did not answer"
     if isinstance(error, TimeoutError):
         return str(error) or "the database did not answer in time"
+    if isinstance(error, PoolTimeoutError):  # every connection of this worker's pool busy for pool_timeout
+        return "no connection to the database was free in time"
     if not isinstance(error, DBAPIError):
         return None
     if error.connection_invalidated:
@@ -304,6 +307,6 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(RefereeError, handle_referee_error)
     app.register_error_handler(InternalServerError, handle_http_exception)
     app.register_error_handler(RecursionError, handle_recursion)
-    for unavailable in (DBAPIError, TimeoutError, StoreConnectionError, StoreTimeoutError):
+    for unavailable in (DBAPIError, TimeoutError, PoolTimeoutError, StoreConnectionError, StoreTimeoutError):
         app.register_error_handler(unavailable, handle_unavailable)
     app.register_error_handler(Exception, handle_unexpected)

@@ -20,7 +20,11 @@ COUNTS = {"knocker": "box", "knocker_deadwood_count": 3, "defender_deadwood_coun
 
 
 def _app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str, **config: Any) -> Flask:
-    app = create_app({"TESTING": True, **_engine_options(request, tmp_path_factory, request.param, name), **config})
+    return _app_of({**_engine_options(request, tmp_path_factory, request.param, name), **config})
+
+
+def _app_of(config: dict[str, Any]) -> Flask:
+    app = create_app({"TESTING": True, **config})
     with app.app_context():
         db.create_all()
     return app
@@ -625,3 +629,33 @@ def test_a_failed_commit_whose_rollback_fails_too_is_still_answered_with_the_tru
     retry = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
     assert retry.status_code == 201 and retry.get_json()["number"] == 1
     assert api.get(f"/api/v1/games/{game}").get_json()["hands_played"] == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_request_that_finds_no_connection_free_in_time_is_a_503(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, backend: str
+) -> None:
+    """Every connection of the worker's pool busy for longer than its
+    pool_timeout: the database is out of reach for now (a 503 to retry), not a bug."""
+    config = _engine_options(request, tmp_path_factory, backend, "pool")
+    options = {**config.get("SQLALCHEMY_ENGINE_OPTIONS", {}), "pool_size": 1, "max_overflow": 0, "pool_timeout": 0.2}
+    app = _app_of(config | {"SQLALCHEMY_ENGINE_OPTIONS": options, "RATELIMIT_ENABLED": False})
+    client = app.test_client()
+    try:
+        with app.app_context():
+            with db.engine.connect():  # the pool's one connection, held by another request
+                for method, path, body in (
+                    ("post", "/api/v1/players", {"name": "Ann"}),
+                    ("get", "/api/v1/games/1", None),
+                ):
+                    r = getattr(client, method)(path, json=body)
+                    assert r.status_code == 503, r.get_data(as_text=True)
+                    assert r.content_type == "application/problem+json"
+                    assert int(r.headers["Retry-After"]) >= 1
+                    assert r.get_json()["detail"].startswith("no connection to the database was free in time")
+            assert client.post("/api/v1/players", json={"name": "Ann"}).status_code == 201  # free again
+            assert db.session.query(Player).count() == 1  # nothing of the 503 was written
+    finally:
+        with app.app_context():
+            db.drop_all()
+            db.engine.dispose()
