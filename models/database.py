@@ -513,19 +513,27 @@ class _DriverPlan:
         """For each of the driver's parameters, in the order the SQL names
         them: its name, the key of the caller's parameters its value is
         taken from (as ``construct_params`` takes it: the bind's key, else its
-        name) and its bind processor. None when a value would come from
-        elsewhere (a bind's own value, a name escaped for the driver): then
-        ``construct_params`` works them out on every run."""
+        name) and its bind processor. A bind the caller does not give that
+        has a value of its own (a literal of the statement: ``coalesce(max(revision),
+        0) + 1``) takes it from :attr:`constants`, by its key. None when a
+        value would come from elsewhere (a value computed per run, a name
+        escaped for the driver): then ``construct_params`` works them out on
+        every run."""
         compiled = self.compiled
+        #: the statement's own values, by bind key, merged under the caller's (see :meth:`arguments`)
+        self.constants: dict[str, Any] = {}
         if compiled.escaped_bind_names or getattr(compiled, "_render_postcompile", False):
             return None
         processors = dict(self.binds)
         fetch = []
-        for name in self.order if self.order is not None else list(compiled.binds):
+        for name in self.order if self.order is not None else list(compiled.bind_names.values()):
             bind = compiled.binds[name]
             key = bind.key if bind.key in keys else name if name in keys else None
             if key is None:
-                return None
+                if bind.required or bind.callable is not None:
+                    return None
+                key = bind.key
+                self.constants[key] = bind.value
             fetch.append((name, key, processors[name]))
         return fetch
 
@@ -535,6 +543,8 @@ class _DriverPlan:
             return params if self.order is None else tuple(params[name] for name in self.order)
         fetch = self.fetch
         if fetch is not None:
+            if self.constants:
+                params = {**self.constants, **params}
             if self.order is not None:
                 return tuple([params[key] if process is None else process(params[key]) for _, key, process in fetch])
             return {name: params[key] if process is None else process(params[key]) for name, key, process in fetch}
@@ -547,6 +557,8 @@ class _DriverPlan:
     def ordered(self, params: dict[str, Any]) -> list[Any]:
         """The processed values in the order of :attr:`fetch` (which must be known)."""
         assert self.fetch is not None
+        if self.constants:
+            params = {**self.constants, **params}
         return [params[key] if process is None else process(params[key]) for _, key, process in self.fetch]
 
     def row(self, values: Any) -> LazyRow | None:

@@ -282,6 +282,27 @@ def test_a_plans_parameters_are_those_construct_params_gives_processed(app: Flas
             },
         ),
     ]
+    revision = {
+        "of_game": 1,
+        "of_number": 1,
+        "game_id": 1,
+        "number": 1,
+        "action": "recorded",
+        "mode": "counts",
+        "box": 1,
+        "captain": 2,
+        "sitter": 3,
+        "knocker": "box",
+        "input": {"knocker_deadwood_count": 3},
+        "ruling": {"points": 30},
+        "scores_after": {"1": 30},
+        "game_scores": {"1": 30},
+        "made_at": at,
+        "key_id": None,
+        "reason": None,
+        "dispute_id": None,
+    }
+    cases.append((INSERT_REVISION, revision))  # its next number's literals (0 and 1) are the statement's own
     with app.app_context():
         for statement, params in cases:
             plan = statement._plan(db.session.connection(), params)
