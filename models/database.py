@@ -213,11 +213,13 @@ def init_engine_events(engine: Engine) -> None:
 
     @event.listens_for(engine, "commit")
     def _on_commit(connection: Any) -> None:
-        _release(connection.info)
+        if not connection.invalidated:  # an invalidated one has no info to read: released at its checkin
+            _release(connection.info)
 
     @event.listens_for(engine, "rollback")
     def _on_rollback(connection: Any) -> None:
-        _release(connection.info)
+        if not connection.invalidated:
+            _release(connection.info)
 
     @event.listens_for(engine, "checkin")
     def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
@@ -600,23 +602,27 @@ def insert_rows(table: Table, rows: list[dict[str, Any]]) -> None:
         fetch = [(key, _copied(table.c[key], dialect, process)) for _, key, process in plan.fetch]
         columns = ", ".join(dialect.identifier_preparer.quote(table.c[key].name) for key, _ in fetch)
         sql = f"COPY {dialect.identifier_preparer.format_table(table)} ({columns}) FROM STDIN"
-        cursor = dbapi_connection.cursor()
+        cursor = None
         try:
+            cursor = dbapi_connection.cursor()
             with cursor.copy(sql) as copy:
                 for row in rows:
                     copy.write_row([row[key] if process is None else process(row[key]) for key, process in fetch])
         except dialect.loaded_dbapi.Error as err:
             _raise_as_core(err, dialect, dbapi_connection, cursor, sql, (), connection.invalidate)
         finally:
-            cursor.close()
+            if cursor is not None:
+                cursor.close()
         return
-    cursor = dbapi_connection.cursor()
+    cursor = None
     try:
+        cursor = dbapi_connection.cursor()
         cursor.executemany(plan.sql, [plan.ordered(row) for row in rows])
     except dialect.loaded_dbapi.Error as err:
         _raise_as_core(err, dialect, dbapi_connection, cursor, plan.sql, (), connection.invalidate)
     finally:
-        cursor.close()
+        if cursor is not None:
+            cursor.close()
 
 
 def _copied(column: Any, dialect: Any, process: Any) -> Any:
@@ -670,9 +676,11 @@ def _execute(dbapi_connection: Any, dialect: Any, sql: str, arguments: Any, inva
     raises it: wrapped (``DBAPIError.instance``: a locked database is still an
     ``OperationalError``), and, for a connection that dropped, with the
     connection invalidated (``invalidate``), so that the pool never hands it
-    out again, and the error saying so."""
-    cursor = dbapi_connection.cursor()
+    out again, and the error saying so. A connection the driver already
+    knows is closed fails as it makes the cursor: the same."""
+    cursor = None
     try:
+        cursor = dbapi_connection.cursor()
         cursor.execute(sql, arguments)
     except dialect.loaded_dbapi.Error as err:
         _raise_as_core(err, dialect, dbapi_connection, cursor, sql, arguments, invalidate)

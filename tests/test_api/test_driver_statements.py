@@ -7,16 +7,26 @@ with the Core's errors."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
 from flask import Flask
 from sqlalchemy import create_engine, insert, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from api.errors import unavailable_cause
 from models import db
-from models.database import DriverStatement, LazyRow, _SoloPlan, insert_rows, now, session_connection
+from models.database import (
+    WRITER_WAIT,
+    DriverStatement,
+    LazyRow,
+    _SoloPlan,
+    insert_rows,
+    now,
+    session_connection,
+    write_transaction,
+)
 from models.events import _INSERT as INSERT_EVENT
 from models.game import _UPDATE_GAME as UPDATE_GAME
 from models.game import Game, Hand
@@ -148,6 +158,27 @@ def test_a_driver_statement_writes_what_the_core_reads_back_and_fails_as_the_cor
         with pytest.raises(IntegrityError):  # that version's event is there: the Core's error, as from the Core
             INSERT_EVENT.execute(event)
         db.session.rollback()
+
+
+def test_a_driver_statement_on_a_connection_the_driver_closed_fails_as_the_core_does(app: Flask) -> None:
+    """The driver already knows the connection is closed (an earlier error
+    found it cut): it fails as it makes the cursor, and that too is the
+    Core's error, the connection invalidated; on PostgreSQL a dropped
+    connection, answered with a 503, not the driver's own error (a 500)."""
+    event = {"game_id": 1, "version": 1, "kind": "hand_recorded", "hand": 1, "at": now()}
+    with app.app_context(), write_transaction():  # on SQLite, with the writer's turn taken
+        connection = session_connection()
+        connection.connection.dbapi_connection.close()
+        with pytest.raises(DBAPIError) as raised:
+            INSERT_EVENT.execute(event)
+        assert raised.value.connection_invalidated and connection.invalidated
+        if db.engine.dialect.name == "postgresql":
+            assert unavailable_cause(raised.value) == "the connection to the database dropped"
+        db.session.rollback()  # and the session goes on, on a new connection, the writer's turn given up
+        started = time.monotonic()
+        assert isinstance(db.session.execute(select(Game.id)).all(), list)
+        db.session.rollback()
+        assert time.monotonic() - started < WRITER_WAIT / 2
 
 
 def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(
