@@ -545,11 +545,10 @@ class _DriverPlan:
             return params if self.order is None else tuple(params[name] for name in self.order)
         fetch = self.fetch
         if fetch is not None:
-            if self.constants:
-                params = {**self.constants, **params}
+            values = self.ordered(params)
             if self.order is not None:
-                return tuple([params[key] if process is None else process(params[key]) for _, key, process in fetch])
-            return {name: params[key] if process is None else process(params[key]) for name, key, process in fetch}
+                return tuple(values)
+            return dict(zip([name for name, _, _ in fetch], values, strict=True))
         values = self.compiled.construct_params(params)
         for name, process in self.binds:
             if process is not None and name in values:
