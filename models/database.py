@@ -494,6 +494,8 @@ class _DriverPlan:
         self.direct = all(process is None for _, process in self.binds) and all(
             bind.required for bind in compiled.binds.values()
         )
+        #: the statement's own values, by bind key, merged under the caller's (see :meth:`ordered`)
+        self.constants: dict[str, Any] = {}
         self.fetch = self._fetch(keys)
         processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
         #: each column's key: its position in a fetched row, and its result processor (None: the value as it is)
@@ -522,12 +524,10 @@ class _DriverPlan:
         escaped for the driver): then ``construct_params`` works them out on
         every run."""
         compiled = self.compiled
-        #: the statement's own values, by bind key, merged under the caller's (see :meth:`arguments`)
-        self.constants: dict[str, Any] = {}
         if compiled.escaped_bind_names or getattr(compiled, "_render_postcompile", False):
             return None
         processors = dict(self.binds)
-        fetch = []
+        fetch, constants = [], {}
         for name in self.order if self.order is not None else list(compiled.bind_names.values()):
             bind = compiled.binds[name]
             key = bind.key if bind.key in keys else name if name in keys else None
@@ -535,8 +535,9 @@ class _DriverPlan:
                 if bind.required or bind.callable is not None:
                     return None
                 key = bind.key
-                self.constants[key] = bind.value
+                constants[key] = bind.value
             fetch.append((name, key, processors[name]))
+        self.constants = constants
         return fetch
 
     def arguments(self, params: dict[str, Any]) -> Any:
