@@ -45,7 +45,15 @@ from api.errors import (
 from api.guards import init_guards
 from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
-from models.database import JSON_ENGINE_OPTIONS, write_transaction, writing
+from models.database import (
+    JSON_ENGINE_OPTIONS,
+    commit_held,
+    drop_held,
+    hold_connection,
+    release_connection,
+    write_transaction,
+    writing,
+)
 from models.events import VersionWatch
 from models.security import WRITE, rotate_key
 from models.verify import check_books, snapshot
@@ -230,6 +238,7 @@ def _rollback() -> None:
         db.session.rollback()
     except SQLAlchemyError as err:
         log.warning("rollback on a lost connection: %s", err)
+    drop_held()
 
 
 def _failed_commit(err: SQLAlchemyError, pending: idempotency.Pending | None) -> Response:
@@ -269,7 +278,9 @@ def init_write_requests(app: Flask) -> None:
     (BEGIN IMMEDIATE on SQLite): one that reads first and then tries to write
     would fail when another worker wrote in between.
 
-    A write is committed here, once its response is built, together with the
+    A write request holds one connection and one transaction for all of its
+    statements, the driver's and the session's (models.database.hold_connection).
+    It is committed here, once its response is built, together with the
     record of that response for its Idempotency-Key: the views flush, and a
     refused write (4xx, 5xx) is rolled back whole. When the commit fails, the
     answer is the truth: the stored response if the write is in the database
@@ -279,6 +290,7 @@ def init_write_requests(app: Flask) -> None:
     def _writes() -> None:
         if request.method in WRITE_METHODS:
             g.writing_token = writing.set(True)
+            g.holding_token = hold_connection()
 
     @app.after_request
     def _commit(response: Response) -> Response:
@@ -291,7 +303,9 @@ def init_write_requests(app: Flask) -> None:
         try:
             if pending is not None:
                 idempotency.store(pending, response)
-            db.session.commit()
+            if db.session.registry.has():
+                db.session.commit()  # its flush: the request's connection commits the transaction
+            commit_held()
         except SQLAlchemyError as err:
             return _failed_commit(err, pending)
         return response
@@ -299,6 +313,9 @@ def init_write_requests(app: Flask) -> None:
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
         g.pop("locked_game", None)
+        holding = g.pop("holding_token", None)
+        if holding is not None:
+            release_connection(holding)
         token = g.pop("writing_token", None)
         if token is not None:
             writing.reset(token)

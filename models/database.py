@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 from weakref import WeakKeyDictionary
@@ -27,10 +28,12 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import JSON, DateTime, Select, Table, event, insert
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import PoolProxiedConnection, SingletonThreadPool, StaticPool
 from sqlalchemy.types import TypeDecorator
+
+log = logging.getLogger(__name__)
 
 
 class Base(DeclarativeBase):
@@ -53,6 +56,10 @@ class Session(FlaskSession):
     def get_bind(
         self, mapper: Any = None, clause: Any = None, bind: Engine | Connection | None = None, **kwargs: Any
     ) -> Engine | Connection:
+        if bind is None:
+            held = held_connection()
+            if held is not None:  # a write request's one connection: the session joins its transaction
+                return held
         engine = super().get_bind(mapper=mapper, clause=clause, bind=bind, **kwargs)
         if writing.get() or not isinstance(engine, Engine) or engine.dialect.name == "sqlite":
             return engine
@@ -62,7 +69,72 @@ class Session(FlaskSession):
         return reader
 
 
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False, "class_": Session})
+#: rollback_only: a session that joins a write request's connection (see held_connection) rolls
+#: its transaction back with its own, and leaves the commit to the request
+db = SQLAlchemy(
+    model_class=Base,
+    session_options={"expire_on_commit": False, "class_": Session, "join_transaction_mode": "rollback_only"},
+)
+
+#: True in a write request (set by its first hook): its statements share one connection
+_holding: ContextVar[bool] = ContextVar("holding", default=False)
+#: that connection, begun on the request's first statement
+_held: ContextVar[Connection | None] = ContextVar("held", default=None)
+
+
+def hold_connection() -> Token[bool]:
+    """From now on (until :func:`release_connection`), this request's
+    statements, the driver's and the session's, run on one connection of
+    its own, in one transaction, begun on the first of them (as a write:
+    BEGIN IMMEDIATE on SQLite, while ``writing`` is set) and committed by
+    :func:`commit_held`. The session joins it and never commits it: a hand's
+    write, all of it driver statements, never makes a session at all, whose
+    begin, commit and removal around the connection cost a tenth of the
+    write."""
+    return _holding.set(True)
+
+
+def held_connection() -> Connection | None:
+    """The request's connection (see :func:`hold_connection`), begun on the
+    first call; None outside a request that holds one."""
+    connection = _held.get()
+    if connection is None and _holding.get():
+        connection = db.engine.connect()
+        try:
+            connection.begin()
+        except BaseException:
+            connection.close()
+            raise
+        _held.set(connection)
+    return connection
+
+
+def commit_held() -> None:
+    """Commit the request's connection's transaction, if it has begun one."""
+    connection = _held.get()
+    if connection is not None and connection.in_transaction():
+        connection.commit()
+
+
+def drop_held() -> None:
+    """Give the request's connection back to the pool, its transaction rolled
+    back if it still has one; the next statement begins on a new one. A
+    connection that died under the write fails its rollback too: it is
+    given back all the same."""
+    connection = _held.get()
+    if connection is None:
+        return
+    _held.set(None)
+    try:
+        connection.close()
+    except SQLAlchemyError as err:
+        log.warning("closing a lost connection: %s", err)
+
+
+def release_connection(token: Token[bool]) -> None:
+    """The end of :func:`hold_connection`: the connection is given back."""
+    drop_held()
+    _holding.reset(token)
 
 
 def dumps_json(value: Any) -> str:
@@ -405,11 +477,16 @@ class _SoloPlan:
 
 
 def session_connection() -> Connection:
-    """``db.session.connection()``, looked up once per transaction: the
+    """The connection of the request's transaction: a write request's own
+    (see :func:`hold_connection`); otherwise ``db.session.connection()``,
+    looked up once per transaction: the
     session's transaction holds one connection for as long as it lasts, and
     asking the session for it again cost as much as a statement's run, five
     times a hand. A new transaction (after a commit or a rollback) is asked
     afresh."""
+    held = held_connection()
+    if held is not None:
+        return held
     session = db.session()
     transaction = session.get_transaction()
     if transaction is not None:
@@ -427,7 +504,7 @@ _CONNECTION = "ginref_connection"
 class DriverStatement:
     """A prebuilt statement of a hand's write (the game's lock, the hand, the
     game's row, its revision and event), run on the driver's cursor of the
-    session's connection, in the session's transaction: what SQLAlchemy's
+    request's connection (:func:`session_connection`), in its transaction: what SQLAlchemy's
     Core adds around each execution (its execution context, events and result
     objects) cost as much as the statement itself, five times a hand.
 

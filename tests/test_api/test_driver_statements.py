@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, insert, select
+from sqlalchemy import create_engine, event, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from api.errors import unavailable_cause
@@ -21,6 +21,7 @@ from models.database import (
     WRITER_WAIT,
     DriverStatement,
     LazyRow,
+    Session,
     _SoloPlan,
     insert_rows,
     now,
@@ -179,6 +180,52 @@ def test_a_driver_statement_on_a_connection_the_driver_closed_fails_as_the_core_
         assert isinstance(db.session.execute(select(Game.id)).all(), list)
         db.session.rollback()
         assert time.monotonic() - started < WRITER_WAIT / 2
+
+
+def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_session(
+    app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write request holds one connection and one transaction, committed
+    once: a hand's write, all of it driver statements, makes no ORM session
+    at all; a write through the ORM (a player) has its session join that
+    transaction, not begin a second one."""
+    game = api.new_game(players, roles=seats(*players))
+    begun: list[int] = []
+    committed: list[int] = []
+    sessions: list[int] = []
+    real_init = Session.__init__
+
+    def init(self: Session, *args: Any, **kwargs: Any) -> None:
+        sessions.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "__init__", init)
+    with app.app_context():
+        engine = db.engine
+
+    def on_begin(_connection: Any) -> None:
+        begun.append(1)
+
+    def on_commit(_connection: Any) -> None:
+        committed.append(1)
+
+    event.listen(engine, "begin", on_begin)
+    event.listen(engine, "commit", on_commit)
+    api.client.auto = False  # type: ignore[attr-defined]
+    try:
+        headers = {"Authorization": f"Bearer {game['key']}", "If-Match": "*"}
+        r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("box", 3, 33), headers=headers)
+        assert r.status_code == 201, r.get_json()
+        assert (begun, committed, sessions) == ([1], [1], [])
+        begun.clear(), committed.clear()
+        r = api.client.post("/api/v1/players", json={"name": "Dee"})
+        assert r.status_code == 201, r.get_json()
+        assert (begun, committed, sessions) == ([1], [1], [1])
+    finally:
+        api.client.auto = True  # type: ignore[attr-defined]
+        event.remove(engine, "begin", on_begin)
+        event.remove(engine, "commit", on_commit)
+    assert api.game(game["id"])["hands_played"] == 1
 
 
 def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(

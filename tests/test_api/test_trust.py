@@ -476,24 +476,23 @@ def test_a_refused_write_stores_no_response_and_its_retry_runs_again(api: FlaskC
 
 
 def _failing_commit(monkeypatch: pytest.MonkeyPatch, *, after: bool) -> list[int]:
-    """The next commit raises as a dropped connection would: ``after`` the
-    database committed (the acknowledgement lost), or before it did."""
-    from sqlalchemy.exc import OperationalError
-
-    real = type(db.session()).commit
+    """The driver's next COMMIT fails as on a dropped connection: ``after``
+    the database committed (the acknowledgement lost), or before it did."""
+    dialect = db.engine.dialect
+    real = type(dialect).do_commit
     calls: list[int] = []
 
-    def commit(self: Any) -> None:
+    def do_commit(self: Any, dbapi_connection: Any) -> None:
         if not calls:
             calls.append(1)
             if after:
-                real(self)
+                real(self, dbapi_connection)
             else:
-                self.rollback()
-            raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
-        real(self)
+                dbapi_connection.rollback()
+            raise dialect.loaded_dbapi.OperationalError("server closed the connection unexpectedly")
+        real(self, dbapi_connection)
 
-    monkeypatch.setattr(type(db.session()), "commit", commit)
+    monkeypatch.setattr(type(dialect), "do_commit", do_commit)
     return calls
 
 
@@ -602,28 +601,25 @@ def test_a_failed_commit_whose_rollback_fails_too_is_still_answered_with_the_tru
 ) -> None:
     """A connection killed under a write fails its ROLLBACK as well (psycopg's
     AdminShutdown): the answer is still a 503, never a 500, and the retry writes once."""
-    from sqlalchemy.exc import OperationalError
 
     game, auth, etag = new_game(api)
     headers = {**auth, "If-Match": etag, "Idempotency-Key": key()}
     failures: list[int] = []
 
-    rollbacks: list[int] = []
-
-    def rollback(self: Any) -> None:
-        real_rollback(self)
-        rollbacks.append(1)
-        if len(rollbacks) == 2:  # the first is the failing commit's own; the second, the app's after it
-            failures.append(1)
-            raise OperationalError("ROLLBACK", {}, Exception("terminating connection due to administrator command"))
-
     with trust_app.app_context():
-        session_class = type(db.session())
-        real_rollback = session_class.rollback
+        dialect = db.engine.dialect
+        real_rollback = type(dialect).do_rollback
+
+        def do_rollback(self: Any, dbapi_connection: Any) -> None:
+            real_rollback(self, dbapi_connection)
+            if not failures:  # the app's rollback after the failed commit
+                failures.append(1)
+                raise dialect.loaded_dbapi.OperationalError("terminating connection due to administrator command")
+
         _failing_commit(monkeypatch, after=False)
-        monkeypatch.setattr(session_class, "rollback", rollback)
+        monkeypatch.setattr(type(dialect), "do_rollback", do_rollback)
         r = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
-        monkeypatch.setattr(session_class, "rollback", real_rollback)
+        monkeypatch.setattr(type(dialect), "do_rollback", real_rollback)
     assert failures == [1]
     assert r.status_code == 503 and r.content_type == "application/problem+json", r.get_data(as_text=True)
     retry = api.post(f"/api/v1/games/{game}/hands", json=COUNTS, headers=headers)
