@@ -313,11 +313,9 @@ def init_write_requests(app: Flask) -> None:
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
         g.pop("locked_game", None)
-        holding = g.pop("holding_token", None)
-        if holding is not None:
-            release_connection(holding)
         token = g.pop("writing_token", None)
         if token is not None:
+            release_connection(g.pop("holding_token"))
             writing.reset(token)
 
 
