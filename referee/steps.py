@@ -17,9 +17,10 @@ code (:data:`PARAMS`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from string import Formatter
 from typing import cast
 
 from referee.cards import DECK, Card
@@ -176,20 +177,50 @@ STEPS: dict[Code, tuple[str, tuple[str, ...], str]] = {
 }
 
 
-def _shown(kind: str, value: Param) -> str:
-    if kind == "cards":
-        return " ".join(cast(tuple[str, ...], value)) or "nothing"
-    if kind == "melds":
-        return " | ".join([" ".join(m) for m in cast(tuple[tuple[str, ...], ...], value)]) or "nothing"
-    laid = cast(tuple[Mapping[str, int | str], ...], value)
-    return " then ".join([f"{lo['card']} on meld {lo['meld']}" for lo in laid]) or "nothing"
+def _cards(cards: tuple[str, ...]) -> str:
+    return " ".join(cards) or "nothing"
 
 
-#: code -> the params its text shows otherwise than as they are (cards, melds, layoffs)
-_LISTED = {
-    code: tuple((name, PARAMS[name][0]) for name in names if PARAMS[name][0] not in ("count", "card"))
-    for code, (_, names, _) in STEPS.items()
-}
+def _melds(melds: tuple[tuple[str, ...], ...]) -> str:
+    return " | ".join([" ".join(m) for m in melds]) or "nothing"
+
+
+def _layoffs(layoffs: tuple[Mapping[str, int | str], ...]) -> str:
+    return " then ".join([f"{lo['card']} on meld {lo['meld']}" for lo in layoffs]) or "nothing"
+
+
+#: how a param of each kind shows in a text (a count or a card: as it is)
+_SHOWN = {"cards": _cards, "melds": _melds, "layoffs": _layoffs}
+
+
+def _renderer(code: Code) -> Callable[[Mapping[str, Param]], str]:
+    """The English text of a step ``code``, as a function of its params: its
+    template (:data:`STEPS`) made once into the joining of its pieces, each
+    param shown as its kind is, then the rule. A step's text is built for
+    every hand served; filling the template anew each time (a copy of the
+    params, the template parsed, each param's kind looked up) cost twice as
+    much. The function's source holds nothing but the table's own texts, as
+    Python literals."""
+    rule, names, template = STEPS[code]
+    pieces, shown = [], dict(_SHOWN)
+    for literal, name, spec, conversion in Formatter().parse(template):
+        if literal:
+            pieces.append(repr(literal))
+        if name is None:
+            continue
+        if name not in names or spec or conversion:
+            raise ValueError(f"{code}: the template's {{{name}}} is not one of its params, as it is")
+        kind = PARAMS[name][0]
+        pieces.append(f"_{kind}(p[{name!r}])" if kind in shown else f"str(p[{name!r}])")
+    pieces.append(repr(f" ({rule})"))
+    namespace = {f"_{kind}": show for kind, show in shown.items()}
+    exec(f"def render(p):\n    return ''.join(({', '.join(pieces)},))", namespace)  # noqa: S102
+    return cast(Callable[[Mapping[str, Param]], str], namespace["render"])
+
+
+#: code's value -> (its rule, its text's renderer); by the plain string, as an
+#: enum member hashes in Python
+_BY_VALUE = {code._value_: (STEPS[code][0], _renderer(code)) for code in STEPS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,18 +236,12 @@ class Step:
         """The step ``code`` with its rule from :data:`STEPS`. Its params are
         the table's, in the table's order (the tests hold every builder to it;
         not checked here, as steps are built for every hand served)."""
-        return cls(STEPS[code][0], code, params)
+        return cls(_BY_VALUE[code._value_][0], code, params)
 
     @property
     def text(self) -> str:
         """The English text: the code's template filled with the params, and the rule."""
-        shown = self.params
-        listed = _LISTED[self.code]
-        if listed:
-            shown = dict(shown)
-            for name, kind in listed:
-                shown[name] = _shown(kind, shown[name])
-        return f"{STEPS[self.code][2].format_map(shown)} ({self.rule})"
+        return _BY_VALUE[self.code._value_][1](self.params)
 
 
 # --- builders shared by the explanations and the errors that carry them ---

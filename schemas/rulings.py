@@ -204,7 +204,7 @@ class StepSchema(Schema):
 
 def step_dict(step: Step) -> dict[str, Any]:
     """A step as JSON (what :class:`StepSchema` describes); the params' tuples are JSON arrays."""
-    return {"rule": step.rule, "code": step.code.value, "params": step.params, "text": step.text}
+    return {"rule": step.rule, "code": step.code._value_, "params": step.params, "text": step.text}
 
 
 def step_dicts(steps: Iterable[Step]) -> list[dict[str, Any]]:

@@ -4,12 +4,14 @@ each with its rule, code, params and English text (R12, R14-R18, R22-R25)."""
 from __future__ import annotations
 
 import string
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import (
+    DECK,
     PARAMS,
     STEPS,
     Code,
@@ -89,6 +91,47 @@ def test_every_code_has_one_rule_params_and_a_template_filled_only_by_its_params
         placeholders = {field for _, field, _, _ in string.Formatter().parse(template) if field}
         assert placeholders <= set(names), code
         assert not template.endswith((".", ")")), code  # the rule is appended: "... (R14)"
+
+
+_NAMES = st.sampled_from([str(c) for c in DECK])
+_PARAM_VALUES = {
+    "count": st.integers(min_value=0, max_value=500),
+    "card": _NAMES,
+    "cards": st.lists(_NAMES, max_size=4).map(tuple),
+    "melds": st.lists(st.lists(_NAMES, min_size=3, max_size=4).map(tuple), max_size=3).map(tuple),
+    "layoffs": st.lists(
+        st.fixed_dictionaries({"card": _NAMES, "meld": st.integers(min_value=0, max_value=3)}), max_size=3
+    ).map(tuple),
+}
+
+
+def _filled(code: Code, params: dict[str, Any]) -> str:
+    """The reference: the template filled by ``str.format_map``, each param shown as its kind reads."""
+    rule, _, template = STEPS[code]
+    shown: dict[str, Any] = {}
+    for name, value in params.items():
+        kind = PARAMS[name][0]
+        if kind == "cards":
+            value = " ".join(value) or "nothing"
+        elif kind == "melds":
+            value = " | ".join(" ".join(m) for m in value) or "nothing"
+        elif kind == "layoffs":
+            value = " then ".join(f"{lo['card']} on meld {lo['meld']}" for lo in value) or "nothing"
+        shown[name] = value
+    return f"{template.format_map(shown)} ({rule})"
+
+
+@st.composite
+def _steps(draw: st.DrawFn) -> tuple[Code, dict[str, Any]]:
+    code = draw(st.sampled_from(list(Code)))
+    return code, {name: draw(_PARAM_VALUES[PARAMS[name][0]]) for name in STEPS[code][1]}
+
+
+@PROPERTY
+@given(_steps())
+def test_every_steps_text_is_its_template_filled_with_its_params(step: tuple[Code, dict[str, Any]]):
+    code, params = step
+    assert Step.of(code, **params).text == _filled(code, params)
 
 
 def test_a_step_takes_its_rule_from_the_table():
