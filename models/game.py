@@ -171,6 +171,9 @@ class GameRow(GameView):
     :class:`GameView` says their types)."""
 
     __slots__ = ("_values", "_rules", "_state")
+    _values: Mapping[str, Any]
+    _rules: Rules | None
+    _state: GameState | None
 
     def __init__(self, values: Mapping[str, Any], rules: Rules | None = None) -> None:
         object.__setattr__(self, "_values", values)
@@ -194,12 +197,6 @@ class GameRow(GameView):
             state = super().state()
             object.__setattr__(self, "_state", state)
         return state
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a GameRow is read-only: use replace() for {name}")
@@ -402,6 +399,20 @@ def result_columns(
 _GAMES = Game.__table__
 _HANDS = Hand.__table__
 _GAME_COLUMNS = [column.key for column in _GAMES.columns]
+
+
+def _column(name: str) -> property:
+    def value(row: GameRow) -> Any:
+        return row._values[name]
+
+    return property(value, doc=f"The game's {name} column")
+
+
+# Each column of a GameRow is a property of its class: a __getattr__ ran only
+# after the attribute's ordinary lookup had failed and raised (and formatted)
+# an AttributeError, thirty times a hand's write.
+for _name in _GAME_COLUMNS:
+    setattr(GameRow, _name, _column(_name))
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
 _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_HAND = DriverStatement(insert(_HANDS))
