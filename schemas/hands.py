@@ -398,15 +398,19 @@ class HandSchema(Schema):
         """As ``Schema.dump``. One hand (an ``api.shapes.HandInGame``) dumped
         whole by this very schema is built by :func:`hand_dict`: a hand's
         write answers with it, and the fields' work was a tenth of the write."""
-        if dumps_one_whole(self, HandSchema, obj, many) and isinstance(obj.ruling, dict):  # as Dumped explains it
-            return hand_dict(obj)
+        hand = getattr(obj, "hand", None)  # an api.shapes.HandInGame's
+        if dumps_one_whole(self, HandSchema, obj, many) and isinstance(getattr(hand, "ruling", None), dict):
+            return hand_dict(obj)  # a stored ruling, as Dumped explains it
         return super().dump(obj, many=many)
 
 
-def hand_dict(hand: Any) -> dict[str, Any]:
+def hand_dict(shown: Any) -> dict[str, Any]:
     """A hand as :class:`HandSchema`'s fields dump it, member for member and
     in the same order, its stored ruling explained (a property test holds
-    the two equal)."""
+    the two equal). ``shown``: an ``api.shapes.HandInGame``, whose hand and
+    game are read directly (through it, each of a hand's attributes was
+    looked up twice, failing first)."""
+    hand, game = shown.hand, shown.game
     scores, given = hand.scores_after, hand.input
     return {
         "number": dump_int(hand.number),
@@ -414,13 +418,13 @@ def hand_dict(hand: Any) -> dict[str, Any]:
         "knocker": dump_text(hand.knocker),
         "seating": seating_dict(hand.seating),
         "seating_follows": dump_bool(hand.seating_follows),
-        "ruling": explained(hand.ruling, hand.game.rule_options),
+        "ruling": explained(hand.ruling, game.rule_options),
         "input": None if given is None else dict(given),
-        "discard": dump_text(hand.discard),
+        "discard": dump_text(shown.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
-        "roles": seating_dict(hand.roles),
-        "status": dump_text(hand.status),
-        "winner": dump_int(hand.winner),
+        "roles": seating_dict(game.roles),
+        "status": dump_text(game.status),
+        "winner": dump_int(game.winner),
         "recorded_at": dump_datetime(hand.recorded_at),
         "corrected_at": dump_datetime(hand.corrected_at),
     }
