@@ -288,15 +288,16 @@ def init_write_requests(app: Flask) -> None:
 
     @app.before_request
     def _writes() -> None:
-        if request.method in WRITE_METHODS:
-            g.writing_token = writing.set(True)
-            g.holding_token = hold_connection()
+        if request._get_current_object().method in WRITE_METHODS:  # type: ignore[attr-defined]
+            kept = g._get_current_object()  # type: ignore[attr-defined]
+            kept.writing_token = writing.set(True)
+            kept.holding_token = hold_connection()
 
     @app.after_request
     def _commit(response: Response) -> Response:
-        if request.method not in WRITE_METHODS:
+        if request._get_current_object().method not in WRITE_METHODS:  # type: ignore[attr-defined]
             return response
-        pending = g.pop("idempotency", None)
+        pending = g._get_current_object().pop("idempotency", None)  # type: ignore[attr-defined]
         if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
             _rollback()
             return response
@@ -312,10 +313,11 @@ def init_write_requests(app: Flask) -> None:
 
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
-        g.pop("locked_game", None)
-        token = g.pop("writing_token", None)
+        kept = g._get_current_object()  # type: ignore[attr-defined]
+        kept.pop("locked_game", None)
+        token = kept.pop("writing_token", None)
         if token is not None:
-            release_connection(g.pop("holding_token"))
+            release_connection(kept.pop("holding_token"))
             writing.reset(token)
 
 
@@ -324,18 +326,19 @@ def init_request_limits(app: Flask) -> None:
 
     @app.before_request
     def _body_limit() -> None:
-        if len(request.full_path) > app.config["MAX_URL_LENGTH"]:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        if len(req.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
-        if request.endpoint == "leagues.import_league_json":
-            request.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
+        if req.endpoint == "leagues.import_league_json":
+            req.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
             read_chunked_body()
             return  # read once, by its view, before its transaction begins
         read_chunked_body()
-        if request.method in WRITE_METHODS:
+        if req.method in WRITE_METHODS:
             # The whole body arrives before the write guard locks its game (or, on
             # SQLite, takes the writer's turn): a phone that stalls mid-body holds
             # up nobody but itself.
-            request.get_data(cache=True)
+            req.get_data(cache=True)
 
     init_write_limits(app)
 
@@ -383,12 +386,13 @@ def remembered_cors(cors: Callable[[Response], Response]) -> Callable[[Response]
     remembered: dict[tuple[bool, str | None, str | None], list[tuple[str, str]]] = {}
 
     def after(response: Response) -> Response:
-        if request.method == "OPTIONS" or response.headers.get(_ORIGIN):
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        if req.method == "OPTIONS" or response.headers.get(_ORIGIN):
             return cors(response)  # a preflight; or CORS headers were set already, which flask-cors keeps
         key = (
-            resource.match(unquote(request.path)) is not None,
-            request.headers.get("Origin"),
-            request.headers.get(_PRIVATE_NETWORK),
+            resource.match(unquote(req.path)) is not None,
+            req.headers.get("Origin"),
+            req.headers.get(_PRIVATE_NETWORK),
         )
         added = remembered.get(key)
         if added is None:

@@ -107,12 +107,13 @@ def id_schema(_converter: IdConverter) -> dict[str, Any]:
 def read_chunked_body() -> None:
     """before_request, first of all: a body without a Content-Length is read
     here, at most one byte past the request's limit; over it is a 413."""
-    environ = request.environ
-    if request.method not in WRITE_METHODS or environ.get("CONTENT_LENGTH"):
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    environ = req.environ
+    if req.method not in WRITE_METHODS or environ.get("CONTENT_LENGTH"):
         return
     if "wsgi.input_terminated" not in environ:
         return  # werkzeug reads no body it cannot delimit
-    limit = request.max_content_length
+    limit = req.max_content_length
     stream = environ["wsgi.input"]
     chunks: list[bytes] = []
     size = 0
@@ -127,7 +128,7 @@ def read_chunked_body() -> None:
     data = b"".join(chunks)
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
-    request.__dict__.pop("stream", None)  # werkzeug caches the stream it wrapped
+    req.__dict__.pop("stream", None)  # werkzeug caches the stream it wrapped
 
 
 def init_bodies(app: Flask) -> None:

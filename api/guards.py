@@ -29,7 +29,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 from sqlalchemy import select
 
 from api import idempotency
@@ -62,7 +62,7 @@ def _unauthorized(detail: str, error: str | None = None) -> Problem:
 
 
 def bearer_key() -> str | None:
-    header = request.headers.get("Authorization", "")
+    header = request._get_current_object().headers.get("Authorization", "")  # type: ignore[attr-defined]
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
@@ -141,7 +141,7 @@ def _game(game_id: int, access: Access) -> GameRow:
     if found is None:
         raise not_found("game", game_id)
     game, audience, key_row = found
-    access.game = g.locked_game = game
+    access.game = g._get_current_object().locked_game = game  # type: ignore[attr-defined]
     hidden = not_found("game", game_id) if audience.private else None
     access.credential = _credential(
         digest, key_row, league_id=audience.league_id, game_id=audience.game_id, access=access, hidden=hidden
@@ -167,16 +167,16 @@ def _league(league_id: int, access: Access, *, hidden: Problem | None = None) ->
     )
 
 
-def _resolve(guard: WriteGuard, access: Access) -> None:
+def _resolve(guard: WriteGuard, access: Access, req: Request) -> None:
     """Step 1, as the write's route declares it (api.docs.WriteGuard)."""
-    args: dict[str, Any] = request.view_args or {}
+    args: dict[str, Any] = req.view_args or {}
     access.if_match = guard.if_match
     if guard.scope == "game":
         _game(args["game_id"], access)
     elif guard.scope == "league":
         _league(args["league_id"], access)
     elif guard.scope == "league_in_body":
-        body = request.get_json(silent=True)
+        body = req.get_json(silent=True)
         league_id = body.get("league_id") if isinstance(body, dict) else None
         if (
             isinstance(league_id, int)
@@ -187,18 +187,18 @@ def _resolve(guard: WriteGuard, access: Access) -> None:
             _league(league_id, access, hidden=unknown_league(league_id))
 
 
-def _check_if_match(game: GameView) -> None:
+def _check_if_match(game: GameView, req: Request) -> None:
     """RFC 9110: If-Match compares strongly (a weak tag never matches), and
     ``*`` matches the game that is there."""
     current = game.etag
-    if not request.headers.get("If-Match"):
+    if not req.headers.get("If-Match"):
         raise Problem(
             428,
             f"writes to a game's hands need If-Match with the game's ETag (now {current})",
             type=PRECONDITION_REQUIRED,
             headers={"ETag": current},
         )
-    given = request.if_match
+    given = req.if_match
     if not (given.star_tag or given.contains(current.strip('"'))):
         raise Problem(
             412,
@@ -231,13 +231,16 @@ def scope_of(credential: KeyRow | None) -> str:
 
 
 def guard_write() -> Response | None:
-    """before_request: steps 1 to 4 above, for every write."""
-    if request.method not in WRITE_METHODS or request.endpoint is None:
+    """before_request: steps 1 to 4 above, for every write. The request is
+    taken from its proxy once: each attribute read through ``request``
+    fails on the proxy itself first, raising an AttributeError."""
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.method not in WRITE_METHODS or req.endpoint is None:
         return None
-    guard: WriteGuard = current_app.extensions["write_guards"][request.endpoint, request.method]
+    guard: WriteGuard = current_app.extensions["write_guards"][req.endpoint, req.method]
     access = Access()
     try:
-        _resolve(guard, access)
+        _resolve(guard, access, req)
     except Problem as problem:
         access.error = problem
     count_write(None if access.credential is None else f"key:{access.credential.id}")
@@ -251,9 +254,9 @@ def guard_write() -> Response | None:
     replay = idempotency.begin(scope_of(access.credential))
     if replay is not None:
         return replay
-    if access.game is not None and (access.if_match == "required" or request.headers.get("If-Match")):
-        _check_if_match(access.game)
-    g.credential = access.credential
+    if access.game is not None and (access.if_match == "required" or req.headers.get("If-Match")):
+        _check_if_match(access.game, req)
+    g._get_current_object().credential = access.credential  # type: ignore[attr-defined]
     return None
 
 

@@ -48,10 +48,11 @@ class Hands(MethodView):
     @keyed_write(blp, scope="game", if_match="required")
     def post(self, data: dict[str, Any], game_id: int) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
-        game: GameRow = g.locked_game  # read and locked by the guard, with the key and If-Match
+        guarded = g._get_current_object()  # type: ignore[attr-defined]
+        game: GameRow = guarded.locked_game  # read and locked by the guard, with the key and If-Match
         judged = judge_input(data, game.rule_options)
         try:
-            recorded = services.record_next_hand(game, judged, by=g.credential.id)
+            recorded = services.record_next_hand(game, judged, by=guarded.credential.id)
         except StaleGameError:  # never expected under the row lock; if it were, nothing is written
             db.session.rollback()
             raise conflict("the game changed while this hand was being recorded: read it again") from None

@@ -60,7 +60,7 @@ def _valid(key: str) -> bool:
 
 
 def _pending(scope: str) -> Pending | None:
-    key = request.headers.get(HEADER)
+    key = request._get_current_object().headers.get(HEADER)  # type: ignore[attr-defined]
     if key is None:
         return None
     if not _valid(key):

@@ -144,9 +144,10 @@ def count_write(credential: str | None) -> None:
     limits: WriteLimits = current_app.extensions["write_limits"]
     if not limits.enabled:
         return
-    address = "addr:" + (request.remote_addr or "unknown")
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    address = "addr:" + (req.remote_addr or "unknown")
     limits.check(credential or address, limits.items)
-    if request.endpoint == IMPORT_ENDPOINT:
+    if req.endpoint == IMPORT_ENDPOINT:
         limits.check("import:" + address, limits.import_items)
 
 
