@@ -12,7 +12,7 @@ import socket
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from types import FunctionType
+from types import FunctionType, MethodType
 from typing import Any, cast
 from urllib.parse import unquote
 
@@ -101,14 +101,23 @@ class ReplayHeaderPlugin(BasePlugin):  # type: ignore[misc]
 class GinrefFlask(Flask):
     """Flask, remembering which of its hooks and views are plain functions:
     ``ensure_sync`` asks ``inspect.iscoroutinefunction`` of every hook of
-    every request otherwise (a dozen per request, the same functions)."""
+    every request otherwise (a dozen per request, the same functions, and
+    a view's methods, bound anew for each request)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        if type(func) is not FunctionType:  # a bound method is made anew for each request's view
+        if type(func) is MethodType:  # a view's method, bound anew for each request: by its function
+            function = func.__func__
+            if self._sync.get(function) is function:  # a plain function, known to be one
+                return func
+            bound = super().ensure_sync(func)
+            if bound is func and type(function) is FunctionType:
+                self._sync[function] = function
+            return bound
+        if type(func) is not FunctionType:
             return super().ensure_sync(func)
         sync = self._sync.get(func)
         if sync is None:
