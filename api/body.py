@@ -67,6 +67,12 @@ class ApiRequest(Request):
 class BoundedParser(FlaskParser):
     """webargs' Flask parser reading JSON bodies with bounded numbers."""
 
+    def get_default_request(self) -> Request:
+        """The request itself, not its proxy (through which each attribute
+        read first fails, raising an AttributeError)."""
+        req: Request = request._get_current_object()  # type: ignore[attr-defined]
+        return req
+
     def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):
             return core.missing
