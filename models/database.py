@@ -519,12 +519,18 @@ class DriverStatement:
     def __init__(self, statement: Any) -> None:
         self.statement = statement
         self._plans: WeakKeyDictionary[Any, dict[tuple[str, ...], _DriverPlan | None]] = WeakKeyDictionary()
+        #: the plans of the dialect last run on (one, but for tests), looked up without a weak reference made
+        self._last: tuple[Any, dict[tuple[str, ...], _DriverPlan | None]] | None = None
 
     def _plan(self, connection: Connection, params: dict[str, Any]) -> _DriverPlan | None:
         dialect = connection.dialect
-        plans = self._plans.get(dialect)
-        if plans is None:
-            plans = self._plans[dialect] = {}
+        last = self._last
+        if last is not None and last[0] is dialect:
+            plans = last[1]
+        else:
+            known = self._plans.get(dialect)
+            plans = self._plans[dialect] = {} if known is None else known
+            self._last = (dialect, plans)
         keys = tuple(params)
         try:
             return plans[keys]
