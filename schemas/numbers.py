@@ -7,10 +7,17 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 MAX_DIGITS = 30
+
+#: a run of digits orjson may not read as the standard library does (an integer past 64 bits)
+_LONG_DIGITS = re.compile("[0-9]{19}")
+_LONG_DIGITS_BYTES = re.compile(b"[0-9]{19}")
 
 
 class NumberOutOfRangeError(ValueError):
@@ -52,7 +59,21 @@ def loads(
     object_hook: Callable[[dict[str, Any]], Any] | None = None,
     object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> Any:
-    """``json.loads`` with bounded numbers (see :class:`NumberOutOfRangeError`)."""
+    """``json.loads`` with bounded numbers (see :class:`NumberOutOfRangeError`).
+
+    Without hooks, orjson reads it first (every write's body), when it gives
+    what the standard library would: it refuses non-finite numbers, and
+    reads an integer past 64 bits as a float, so a body with a run of 19
+    digits anywhere is left to the standard library; so is anything orjson
+    refuses (a lone surrogate, a byte order mark, deep nesting, a syntax
+    error), to be read, or refused, as before."""
+    if object_hook is None and object_pairs_hook is None:
+        long_digits = _LONG_DIGITS_BYTES if isinstance(data, bytes) else _LONG_DIGITS
+        if long_digits.search(data) is None:  # type: ignore[arg-type]
+            try:
+                return orjson.loads(data)
+            except orjson.JSONDecodeError:
+                pass
     huge: list[_Huge] = []
 
     def parse_int(text: str) -> int | _Huge:

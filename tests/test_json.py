@@ -1,15 +1,21 @@
 """JSON written and read by orjson, with the standard library behind it for
-what orjson refuses: JSON columns (models.database) and response bodies
-(api.body.BoundedJSONProvider)."""
+what orjson refuses: JSON columns (models.database), response bodies
+(api.body.BoundedJSONProvider) and request bodies (schemas.numbers.loads)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app import create_app
 from models.database import dumps_json, loads_json
+from schemas.numbers import NumberOutOfRangeError, loads
 
 BIG = 2**70  # past orjson's 64 bits
 
@@ -38,3 +44,44 @@ def test_a_response_body_is_compact_utf8_and_falls_back_for_what_orjson_cannot_w
         big = app.json.response({"n": BIG}).get_data(as_text=True)
         assert json.loads(big) == {"n": BIG}
         assert app.json.dumps({"a": 1}) == '{"a": 1}'  # any other layout: the standard library's
+
+
+# --- request bodies: schemas.numbers.loads -------------------------------------------------
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30) + 1, max_value=10**30 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
+_DOCUMENTS = st.recursive(
+    _SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4), max_leaves=12
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DOCUMENTS, st.booleans())
+def test_a_body_reads_as_the_standard_library_reads_it(document: Any, as_bytes: bool) -> None:
+    """orjson reads a body first, only where it gives what json.loads gives:
+    integers past 64 bits and every float, exactly (its type too)."""
+    text = json.dumps(document, ensure_ascii=False)
+    data = text.encode() if as_bytes else text
+    got, expected = loads(data), json.loads(data)
+    assert got == expected
+    assert json.dumps(got) == json.dumps(expected)  # the same types: 1 is no 1.0
+
+
+def test_a_body_orjson_refuses_is_read_or_refused_as_before() -> None:
+    assert loads(b'{"n": 123456789012345678901234567890}') == {"n": 123456789012345678901234567890}
+    assert loads(b"[18446744073709551616, -9223372036854775809]") == [18446744073709551616, -9223372036854775809]
+    assert loads('["\\ud800"]') == ["\ud800"]  # a lone surrogate: orjson refuses it, json reads it
+    assert loads(b"\xef\xbb\xbf[1]") == [1]  # a byte order mark
+    for body, path in (
+        (b'{"n": 1e400}', "n"),
+        (b"[NaN]", "[0]"),
+        (b'{"a": [1, 1234567890123456789012345678901]}', "a[1]"),
+    ):
+        with pytest.raises(NumberOutOfRangeError) as err:
+            loads(body)
+        assert err.value.path == path
