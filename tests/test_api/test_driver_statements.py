@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, event, insert, select
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlalchemy import TypeDecorator, create_engine, event, insert, select
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from api.errors import unavailable_cause
@@ -22,6 +26,7 @@ from models.database import (
     DriverStatement,
     LazyRow,
     Session,
+    UTCDateTime,
     _SoloPlan,
     insert_rows,
     now,
@@ -454,3 +459,21 @@ def test_rows_inserted_in_bulk_read_back_as_the_cores_and_fail_as_the_core_does(
         with pytest.raises(IntegrityError):  # that hand's revision 1 is there: the Core's error
             insert_rows(HandRevision.__table__, rows(games[0])[:2])
         db.session.rollback()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
+    st.none() | st.integers(min_value=-23 * 60, max_value=23 * 60).map(lambda m: timezone(timedelta(minutes=m))),
+)
+def test_a_utc_datetime_is_bound_on_sqlite_as_the_decorators_chain_binds_it(moment: datetime, zone: Any) -> None:
+    """UTCDateTime's one-function processor against TypeDecorator's own
+    (process_bind_param, then SQLite's DATETIME): the same text, naive or
+    in any zone."""
+    value = moment if zone is None else moment.replace(tzinfo=zone)
+    dialect = sqlite_dialect()
+    column = UTCDateTime().dialect_impl(dialect)  # as a statement binds it
+    chain = TypeDecorator.bind_processor(column, dialect)
+    assert chain is not None
+    assert column.bind_processor(dialect)(value) == chain(value)
+    assert column.bind_processor(dialect)(None) is None
