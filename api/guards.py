@@ -209,16 +209,16 @@ def _check_if_match(game: GameView, req: Request) -> None:
         )
 
 
-def not_modified(etag: str) -> Response | None:
+def not_modified(etag: str, req: Request) -> Response | None:
     """A read's answer to If-None-Match (RFC 9110: compared weakly): 304 with
     no body when the client's copy is current. The header as a client sends
     it back, the one tag it was given, is compared as it is; any other is
     parsed."""
-    header = request.headers.get("If-None-Match")
+    header = req.headers.get("If-None-Match")
     if not header:
         return None
     if header != etag:
-        given = request.if_none_match
+        given = req.if_none_match
         if not (given.star_tag or given.contains_weak(etag.strip('"'))):
             return None
     return Response(status=304, headers={"ETag": etag})
@@ -267,7 +267,7 @@ def _audience(guard: ReadGuard, args: dict[str, Any]) -> Audience | None:
         found = read_game_audience(args["game_id"])
         if found is None:
             return None
-        g.read_game, audience = found
+        g._get_current_object().read_game, audience = found  # type: ignore[attr-defined]
         return audience
     return league_audience(args["league_id"])
 
@@ -306,7 +306,10 @@ def guard_read() -> Response | None:
         if guard.key == "write":
             _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
     # public: a key, if any, is not even looked at
-    return not_modified(g.read_game.etag) if guard.conditional else None
+    if not guard.conditional:
+        return None
+    game: GameRow = g._get_current_object().read_game  # type: ignore[attr-defined]
+    return not_modified(game.etag, req)
 
 
 def declared_read_guards(app: Flask) -> dict[str, ReadGuard]:
