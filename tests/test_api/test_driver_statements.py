@@ -192,11 +192,13 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
 ) -> None:
     """A write request holds one connection and one transaction, committed
     once: a hand's write, all of it driver statements, makes no ORM session
-    at all; a write through the ORM (a player) has its session join that
-    transaction, not begin a second one."""
+    and no Core connection at all; a write through the ORM (a player) has
+    its session join that transaction, begun on the driver, not begin a
+    second one."""
     game = api.new_game(players, roles=seats(*players))
-    begun: list[int] = []
-    committed: list[int] = []
+    checkouts: list[int] = []
+    core_begins: list[int] = []
+    commits: list[int] = []
     sessions: list[int] = []
     real_init = Session.__init__
 
@@ -207,30 +209,39 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
     monkeypatch.setattr(Session, "__init__", init)
     with app.app_context():
         engine = db.engine
+    real_commit = type(engine.dialect).do_commit
+
+    def do_commit(self: Any, dbapi_connection: Any) -> None:
+        commits.append(1)
+        real_commit(self, dbapi_connection)
+
+    monkeypatch.setattr(type(engine.dialect), "do_commit", do_commit)
+
+    def on_checkout(*_args: Any) -> None:
+        checkouts.append(1)
 
     def on_begin(_connection: Any) -> None:
-        begun.append(1)
+        core_begins.append(1)
 
-    def on_commit(_connection: Any) -> None:
-        committed.append(1)
-
+    event.listen(engine, "checkout", on_checkout)
     event.listen(engine, "begin", on_begin)
-    event.listen(engine, "commit", on_commit)
     api.client.auto = False  # type: ignore[attr-defined]
     try:
         headers = {"Authorization": f"Bearer {game['key']}", "If-Match": "*"}
         r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("box", 3, 33), headers=headers)
         assert r.status_code == 201, r.get_json()
-        assert (begun, committed, sessions) == ([1], [1], [])
-        begun.clear(), committed.clear()
+        assert (checkouts, commits, core_begins, sessions) == ([1], [1], [], [])
+        for counted in (checkouts, commits, core_begins):
+            counted.clear()
         r = api.client.post("/api/v1/players", json={"name": "Dee"})
         assert r.status_code == 201, r.get_json()
-        assert (begun, committed, sessions) == ([1], [1], [1])
+        assert (checkouts, commits, core_begins, sessions) == ([1], [1], [1], [1])
     finally:
         api.client.auto = True  # type: ignore[attr-defined]
+        event.remove(engine, "checkout", on_checkout)
         event.remove(engine, "begin", on_begin)
-        event.remove(engine, "commit", on_commit)
     assert api.game(game["id"])["hands_played"] == 1
+    assert api.client.get("/api/v1/players").get_json()["items"][-1]["name"] == "Dee"
 
 
 def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(
