@@ -182,7 +182,7 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 assert row is not None
                 while row.status != "finished" and hands < n_hands:
                     judged = pool[rng.choice((Role.BOX, Role.CAPTAIN))][hands % n_pool]
-                    row = services.record_next_hand(row, judged).game
+                    row = services.record_next_hand(row, judged, by=None).game
                     hands += 1
             db.session.commit()
     return league_id, games
@@ -389,7 +389,7 @@ def time_corrections(config: dict[str, Any], league_id: int, corrections: int, r
             with write_transaction():
                 locked = Game.locked(game_id)
                 assert locked is not None
-                services.correct_hand(locked, locked.hands[0], judged)
+                services.correct_hand(locked, locked.hands[0], judged, by=None)
                 db.session.commit()
             times["write_ms"].append((time.perf_counter() - t) * 1000)
             times["write_cpu_ms"].append((time.process_time() - cpu) * 1000)
