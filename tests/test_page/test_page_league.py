@@ -80,8 +80,9 @@ def test_a_league_game_started_on_the_page_shows_in_the_standings_head_to_head_a
     assert requests.get(phone.base + csv_href, timeout=10).status_code == 200
 
     page.click(f'.standings tr[data-player="{ids[0]}"] a')
-    expect(page.locator("h3")).to_contain_text("Ann-league")
+    # The league's view (three headings) stays until the history has loaded: wait for the history first.
     expect(page.locator(f'.history-games a[href="#game={game_id}"]')).to_be_visible()
+    expect(page.locator("h3")).to_have_text("Ann-league's games")
 
 
 def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_share_key(phones, api: Api) -> None:
