@@ -209,6 +209,12 @@ def _check_if_match(game: GameView, req: Request) -> None:
         )
 
 
+class NotModified(Response):
+    """A 304: no body, so no Content-Type to set and then take off again."""
+
+    default_mimetype = None
+
+
 def not_modified(etag: str, req: Request) -> Response | None:
     """A read's answer to If-None-Match (RFC 9110: compared weakly): 304 with
     no body when the client's copy is current. The header as a client sends
@@ -221,7 +227,7 @@ def not_modified(etag: str, req: Request) -> Response | None:
         given = req.if_none_match
         if not (given.star_tag or given.contains_weak(etag.strip('"'))):
             return None
-    return Response(status=304, headers={"ETag": etag})
+    return NotModified(status=304, headers={"ETag": etag})
 
 
 def scope_of(credential: KeyRow | None) -> str:
