@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, insert, select, update
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import DriverStatement, LazyRow, UTCDateTime, db, now
@@ -335,10 +335,16 @@ def record_hand(
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "hand"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        # A league's whole log in rating order, read from this index alone (models.standings:
+        # a re-rating reads 100,000 hands' seatings and results without a row of the table,
+        # whose rulings make them wide); it serves the lookups of a game's hands too.
+        Index("ix_hand_rating_log", "game_id", "number", "box", "captain", "sitter", "knocker", "scorer"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
     mode: Mapped[str] = mapped_column(String(10))  # cards, counts, draw
     box: Mapped[int] = mapped_column(ForeignKey("player.id"))

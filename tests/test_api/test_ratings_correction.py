@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from openskill.models import PlackettLuce
+from sqlalchemy import Select
 
+import models.standings as standings_module
 from models import League, db
 from models.verify import verify_league
 from tests.test_api.conftest import DRAW, Api, by_counts
@@ -106,3 +108,40 @@ def test_r26_after_correcting_an_early_hand_the_standings_rerate_every_later_han
         with app.app_context():
             assert not stale(league)
             assert verify_league(league) == []
+
+
+def test_the_log_a_correction_rerates_is_read_from_the_hand_tables_rating_log_index_alone(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The re-rating after a correction reads the league's seatings and results
+    (models.standings.league_seatings) without visiting a row of the hand
+    table, whose rulings make its rows wide: SQLite's plan for that statement
+    is a search of the covering index ix_hand_rating_log."""
+    members = [api.player(name) for name in ("Ann", "Bob", "Cy")]
+    league = api.post("/leagues", {"name": "Indexed", "members": members}).get_json()["id"]
+    roles = {"box": members[0], "captain": members[1], "sitter": members[2]}
+    game = api.new_game(members, roles=roles, league_id=league)
+    for _ in range(3):
+        api.record(game["id"], by_counts("box", 0, 20))
+    api.correct(game["id"], 1, DRAW)
+    read: list[Select[Any]] = []
+    driver_rows = standings_module._driver_rows
+
+    def reading(statement: Select[Any]) -> list[tuple[Any, ...]]:
+        read.append(statement)
+        return driver_rows(statement)
+
+    monkeypatch.setattr(standings_module, "_driver_rows", reading)
+    ratings = standings_ratings(api, league)
+    assert {p: n for p, (_mu, _sigma, n) in ratings.items()} == dict.fromkeys(members, 2)  # the draw does not rate
+    log = [statement for statement in read if "box_won" in statement.selected_columns]
+    assert len(log) == 1, [str(statement) for statement in read]
+    with app.app_context():
+        connection = db.session.connection()
+        if connection.dialect.name != "sqlite":
+            return  # PostgreSQL plans by its statistics: an index-only scan is its choice to make
+        compiled = log[0].compile(dialect=connection.dialect)
+        arguments = tuple(compiled.params[name] for name in compiled.positiontup or ())
+        plan = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", arguments).all()
+    details = [row[-1] for row in plan]
+    assert any(d.startswith("SEARCH hand USING COVERING INDEX ix_hand_rating_log") for d in details), details
