@@ -20,7 +20,7 @@ import click
 import swagger_ui_bundle
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
-from flask import Flask, Response, g, request, send_from_directory
+from flask import Flask, Response, send_from_directory
 from flask.cli import AppGroup
 from flask_cors import CORS
 from flask_migrate import Migrate, upgrade
@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api import idempotency, register_blueprints
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
+from api.context import current_request, request_g
 from api.errors import (
     PROBLEM_JSON,
     UNAVAILABLE,
@@ -297,16 +298,16 @@ def init_write_requests(app: Flask) -> None:
 
     @app.before_request
     def _writes() -> None:
-        if request._get_current_object().method in WRITE_METHODS:  # type: ignore[attr-defined]
-            kept = g._get_current_object()  # type: ignore[attr-defined]
+        if current_request().method in WRITE_METHODS:
+            kept = request_g()
             kept.writing_token = writing.set(True)
             kept.holding_token = hold_connection()
 
     @app.after_request
     def _commit(response: Response) -> Response:
-        if request._get_current_object().method not in WRITE_METHODS:  # type: ignore[attr-defined]
+        if current_request().method not in WRITE_METHODS:
             return response
-        pending = g._get_current_object().pop("idempotency", None)  # type: ignore[attr-defined]
+        pending = request_g().pop("idempotency", None)
         if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
             _rollback()
             return response
@@ -322,7 +323,7 @@ def init_write_requests(app: Flask) -> None:
 
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
-        kept = g._get_current_object()  # type: ignore[attr-defined]
+        kept = request_g()
         kept.pop("locked_game", None)
         token = kept.pop("writing_token", None)
         if token is not None:
@@ -335,7 +336,7 @@ def init_request_limits(app: Flask) -> None:
 
     @app.before_request
     def _body_limit() -> None:
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
         if len(req.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
         if req.endpoint == "leagues.import_league_json":
@@ -395,7 +396,7 @@ def remembered_cors(cors: Callable[[Response], Response]) -> Callable[[Response]
     remembered: dict[tuple[bool, str | None, str | None], list[tuple[str, str]]] = {}
 
     def after(response: Response) -> Response:
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
         if req.method == "OPTIONS" or response.headers.get(_ORIGIN):
             return cors(response)  # a preflight; or CORS headers were set already, which flask-cors keeps
         key = (

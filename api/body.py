@@ -17,7 +17,7 @@ from typing import Any
 
 import flask_smorest
 import orjson
-from flask import Flask, request
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask.wrappers import Request
 from webargs import core
@@ -25,6 +25,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import BaseConverter, ValidationError
 
+from api.context import current_request
 from api.errors import Problem, handle_problem, invalid
 from schemas.numbers import MAX_DIGITS, NumberOutOfRangeError, loads
 
@@ -68,10 +69,8 @@ class BoundedParser(FlaskParser):
     """webargs' Flask parser reading JSON bodies with bounded numbers."""
 
     def get_default_request(self) -> Request:
-        """The request itself, not its proxy (through which each attribute
-        read first fails, raising an AttributeError)."""
-        req: Request = request._get_current_object()  # type: ignore[attr-defined]
-        return req
+        """The request itself, not its proxy (see api.context)."""
+        return current_request()
 
     def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):
@@ -113,7 +112,7 @@ def id_schema(_converter: IdConverter) -> dict[str, Any]:
 def read_chunked_body() -> None:
     """before_request, first of all: a body without a Content-Length is read
     here, at most one byte past the request's limit; over it is a 413."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    req = current_request()
     environ = req.environ
     if req.method not in WRITE_METHODS or environ.get("CONTENT_LENGTH"):
         return

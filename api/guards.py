@@ -29,11 +29,12 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Request, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app
 from sqlalchemy import select
 
 from api import idempotency
 from api.body import WRITE_METHODS
+from api.context import current_request, request_g
 from api.docs import ReadGuard, WriteGuard
 from api.errors import (
     FORBIDDEN,
@@ -62,7 +63,7 @@ def _unauthorized(detail: str, error: str | None = None) -> Problem:
 
 
 def bearer_key() -> str | None:
-    header = request._get_current_object().headers.get("Authorization", "")  # type: ignore[attr-defined]
+    header = current_request().headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
@@ -141,7 +142,7 @@ def _game(game_id: int, access: Access) -> GameRow:
     if found is None:
         raise not_found("game", game_id)
     game, audience, key_row = found
-    access.game = g._get_current_object().locked_game = game  # type: ignore[attr-defined]
+    access.game = request_g().locked_game = game
     hidden = not_found("game", game_id) if audience.private else None
     access.credential = _credential(
         digest, key_row, league_id=audience.league_id, game_id=audience.game_id, access=access, hidden=hidden
@@ -240,7 +241,7 @@ def guard_write() -> Response | None:
     """before_request: steps 1 to 4 above, for every write. The request is
     taken from its proxy once: each attribute read through ``request``
     fails on the proxy itself first, raising an AttributeError."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    req = current_request()
     if req.method not in WRITE_METHODS or req.endpoint is None:
         return None
     guard: WriteGuard = current_app.extensions["write_guards"][req.endpoint, req.method]
@@ -262,7 +263,7 @@ def guard_write() -> Response | None:
         return replay
     if access.game is not None and (access.if_match == "required" or req.headers.get("If-Match")):
         _check_if_match(access.game, req)
-    g._get_current_object().credential = access.credential  # type: ignore[attr-defined]
+    request_g().credential = access.credential
     return None
 
 
@@ -273,7 +274,7 @@ def _audience(guard: ReadGuard, args: dict[str, Any]) -> Audience | None:
         found = read_game_audience(args["game_id"])
         if found is None:
             return None
-        g._get_current_object().read_game, audience = found  # type: ignore[attr-defined]
+        request_g().read_game, audience = found
         return audience
     return league_audience(args["league_id"])
 
@@ -291,7 +292,7 @@ def guard_read() -> Response | None:
     query arguments, so that their errors cannot tell the two 404s apart.
     A conditional read of a game whose ``If-None-Match`` matches the game's
     ETag is answered 304 here, once it is allowed."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    req = current_request()
     if req.method not in READ_METHODS or req.endpoint is None:
         return None
     guard: ReadGuard | None = current_app.extensions["read_guards"].get(req.endpoint)
@@ -314,7 +315,7 @@ def guard_read() -> Response | None:
     # public: a key, if any, is not even looked at
     if not guard.conditional:
         return None
-    game: GameRow = g._get_current_object().read_game  # type: ignore[attr-defined]
+    game: GameRow = request_g().read_game
     return not_modified(game.etag, req)
 
 

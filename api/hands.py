@@ -7,6 +7,7 @@ from flask.views import MethodView
 
 import services
 from api.body import Blueprint
+from api.context import request_g
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, not_found
 from api.games import load_game
@@ -48,7 +49,7 @@ class Hands(MethodView):
     @keyed_write(blp, scope="game", if_match="required")
     def post(self, data: dict[str, Any], game_id: int) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
-        guarded = g._get_current_object()  # type: ignore[attr-defined]
+        guarded = request_g()
         game: GameRow = guarded.locked_game  # read and locked by the guard, with the key and If-Match
         judged = judge_input(data, game.rule_options)
         try:

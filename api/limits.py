@@ -30,13 +30,14 @@ import time
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from api.context import current_request
 from api.errors import RATE_LIMITED, Problem
 
 log = logging.getLogger(__name__)
@@ -144,7 +145,7 @@ def count_write(credential: str | None) -> None:
     limits: WriteLimits = current_app.extensions["write_limits"]
     if not limits.enabled:
         return
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    req = current_request()
     address = "addr:" + (req.remote_addr or "unknown")
     limits.check(credential or address, limits.items)
     if req.endpoint == IMPORT_ENDPOINT:
