@@ -222,7 +222,8 @@ def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict
 
 def init_database(app: Flask) -> None:
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
-    engine_options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    # the app's own copy: the caller's dict (one config, several apps) stays as it was given
+    engine_options = app.config["SQLALCHEMY_ENGINE_OPTIONS"] = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
     for name, value in JSON_ENGINE_OPTIONS.items():
         engine_options.setdefault(name, value)
     if not uri.startswith("sqlite"):
