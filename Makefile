@@ -21,14 +21,14 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 serve: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
 	@$(BIN)/flask --app app address $(HOST):$(PORT)
-	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+	FLASK_LISTEN=$(HOST):$(PORT) $(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn with several workers; DATABASE_URL for PostgreSQL and
 # FLASK_RATELIMIT_STORAGE_URI=redis://... so that the workers share rate limits.
 serve-prod: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
 	@$(BIN)/flask --app app address "$${GINREF_BIND:-127.0.0.1:8000}"
-	$(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
+	FLASK_LISTEN="$${GINREF_BIND:-127.0.0.1:8000}" $(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 
 # The quick tier: everything but the tests marked slow (long property and fuzz
 # runs, live servers), which `make test-slow`, `make check` and CI run.
