@@ -3,7 +3,7 @@
 // If-None-Match on each change; when the feed fails it polls every 2 s and
 // tries the feed again later, less and less often.
 
-import { ApiError, api, problemKind, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
+import { ApiError, api, etagOf, problemKind, seedEtag, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -31,6 +31,7 @@ export function gameScreen(root, gameId) {
     abort: null, // the pending long poll's
     wakeUp: null, // ends the pause under way
     leagueVisibility: undefined, // of the game's league, once read
+    seenAt: null, // set while the game shown is the phone's copy (no signal since the page opened)
     retrying: null, // the refused hand whose knocker is being asked
   };
   const parts = {
@@ -59,6 +60,7 @@ export function gameScreen(root, gameId) {
     view.game = game;
     view.hands = await api.hands(view.id);
     await loadNames();
+    keepCopy();
     if (game.league_id && view.leagueVisibility === undefined) {
       try {
         view.leagueVisibility = (await api.league(game.league_id)).visibility;
@@ -66,6 +68,32 @@ export function gameScreen(root, gameId) {
         // the next reload asks again
       }
     }
+    return true;
+  }
+
+  /** The game as last read, kept on the phone: a page reloaded with no signal shows it (and queues). */
+  function keepCopy() {
+    const copy = { game: view.game, hands: view.hands, names: view.names, etag: etagOf(view.id), seenAt: new Date().toISOString() };
+    try {
+      store.set(`seen.game.${view.id}`, copy);
+    } catch {
+      // the phone's storage is full: the queue matters more than the copy
+    }
+  }
+
+  /** Show the phone's copy of the game; false when it has none. */
+  function showCopy() {
+    const copy = store.get(`seen.game.${view.id}`);
+    if (!copy || !copy.game) return false;
+    view.game = copy.game;
+    view.hands = copy.hands || [];
+    view.names = { ...copy.names, ...view.names };
+    view.seenAt = copy.seenAt;
+    seedEtag(view.id, copy.etag);
+    const at = new Date(copy.seenAt);
+    const time = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+    say(h("p", { class: "offline-copy" }, t("queue.offline_copy", { time })));
+    render();
     return true;
   }
 
@@ -376,6 +404,7 @@ export function gameScreen(root, gameId) {
       const gone = error instanceof ApiError && error.status === 404;
       // a private game read without its key is the same 404 as no game at all
       if (gone) say(problemView(error, h("p", { class: "ask-link" }, t("game.not_found_or_private"))));
+      else if (!(error instanceof ApiError) && showCopy()) return "copy";
       else say(problemView(error instanceof ApiError ? error : { network: true }));
       renderQueue();
       return gone ? "gone" : "later";
@@ -446,8 +475,20 @@ export function gameScreen(root, gameId) {
       if (!view.game) {
         const shown = await firstLoad();
         if (shown === "gone") return;
-        if (shown === "later") await pause(POLL_MS);
+        if (shown === "later" || shown === "copy") await pause(POLL_MS);
         continue;
+      }
+      if (view.seenAt) {
+        // the phone's copy: read the game before anything queued is sent
+        try {
+          await refresh(true);
+          view.seenAt = null;
+          remember(view.id);
+          say(null);
+        } catch {
+          if (view.alive) await pause(POLL_MS);
+          continue;
+        }
       }
       const waiting = await sendQueued();
       if (!view.alive) return;

@@ -1,8 +1,11 @@
 """The offline queue: hands queued with no signal move the seats on (R11), are
 sent with the seats they were played in, and are credited to the player who
-really knocked."""
+really knocked; a page reloaded with no signal shows the game as last seen."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -155,3 +158,52 @@ def test_r11_a_hand_by_cards_queued_unjudged_asks_who_won_and_a_wrong_answer_is_
     game = check_board(page, api, game_id, 2)
     assert recorded(api, game_id)[1] == {"seating": seats(ann, cy, bob), "knocker": ann, "scorer": ann, "points": 10}
     assert game["scores"] == {str(ann): 25, str(bob): 0, str(cy): 0}
+
+
+def test_a_page_reloaded_with_no_signal_shows_the_game_as_last_seen_and_queues_a_hand_recorded_once_back(
+    browser: Any, live: Any, api: Api
+) -> None:
+    (ann, bob, cy), n = table(api, "reload", ("Ann", "Bob", "Cy"))
+    context = browser.new_context(viewport=VIEW, timezone_id="UTC", locale="en-US")
+    try:
+        page = context.new_page()
+        knocked = page.locator(".knocker button")
+        page.goto(live.base + "/")
+        game_id = start_game(page, [ann, bob, cy], roles=seats(ann, bob, cy))
+        by_counts(page, "box", 5, 25)  # Ann wins 20 and stays in the box (R11)
+        page.click("#save")
+        wait_hands(page, 1)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()  # now under the worker, which keeps every file of the page
+        expect(knocked).to_have_text([f"Box ({n['Ann']}) knocked", f"Captain ({n['Cy']}) knocked"])
+
+        context.set_offline(True)
+        page.reload()
+        seen = page.evaluate(f"JSON.parse(localStorage.getItem('ginref.seen.game.{game_id}')).seenAt")
+        at = datetime.fromisoformat(seen.replace("Z", "+00:00")).astimezone(UTC)
+        expect(page.locator(".status .offline-copy")).to_have_text(
+            f"Offline: as last seen at {at:%H:%M}. Hands saved now wait on this phone."
+        )
+        expect(page.locator(f'.scores tr[data-player="{ann}"] .points')).to_have_text("20")
+        wait_hands(page, 1)
+        expect(knocked).to_have_text([f"Box ({n['Ann']}) knocked", f"Captain ({n['Cy']}) knocked"])
+        by_counts(page, "captain", 1, 11)  # Cy wins 10
+        page.click("#save")
+        expect(page.locator(".queue li.queued")).to_have_text(
+            [f"Queued, sent when the connection returns: {n['Cy']} (captain) knocked, counts 1 and 11"]
+        )
+        assert api.get(f"/games/{game_id}")["hands_played"] == 1
+
+        context.set_offline(False)
+        expect(page.locator("li.hand")).to_have_count(2, timeout=8000)
+        expect(page.locator(".queue li.queued")).to_have_count(0)
+        expect(page.locator(".status")).to_be_hidden()
+        assert recorded(api, game_id) == [
+            {"seating": seats(ann, bob, cy), "knocker": ann, "scorer": ann, "points": 20},
+            {"seating": seats(ann, cy, bob), "knocker": cy, "scorer": cy, "points": 10},
+        ]
+        game = api.get(f"/games/{game_id}")
+        assert game["scores"] == {str(ann): 20, str(bob): 0, str(cy): 10}
+        assert game["roles"] == seats(cy, bob, ann)
+    finally:
+        context.close()
