@@ -386,6 +386,7 @@ export function gameScreen(root, gameId) {
     saved: async (message) => {
       say(message);
       await refresh(true);
+      window.scrollTo(0, 0); // the save's button is far below: the confirmation, the new roles and the scores, unscrolled
     },
     queued: () => {
       say(t("queue.saved_offline"));

@@ -207,3 +207,23 @@ def test_a_page_reloaded_with_no_signal_shows_the_game_as_last_seen_and_queues_a
         assert game["roles"] == seats(cy, bob, ann)
     finally:
         context.close()
+
+
+def test_r11_after_a_save_the_confirmation_the_new_roles_and_the_scores_are_on_screen_without_scrolling(
+    phones, api: Api
+) -> None:
+    (ann, bob, cy), n = table(api, "onscreen", ("Ann", "Bob", "Cy"))
+    phone = phones(viewport=VIEW)
+    page = phone.open()
+    game_id = start_game(page, [ann, bob, cy], roles=seats(ann, bob, cy))
+    by_counts(page, "captain", 4, 24)  # Bob wins 20: he goes into the box (R11)
+    page.locator("#save").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 0  # the save button is below the first screen
+    page.click("#save")
+    check_board(page, api, game_id, 1)
+    expect(page.locator(".status")).to_have_text("Hand 1 recorded.")
+    expect(page.locator(f'.scores tr[data-player="{bob}"] .points')).to_have_text("20")
+    expect(page.locator(f'.scores tr[data-player="{bob}"]')).to_have_attribute("data-role", "box")
+    for selector in (".status", ".scores thead", *(f'.scores tr[data-player="{p}"]' for p in (ann, bob, cy))):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= VIEW["height"], (selector, box)
