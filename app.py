@@ -158,6 +158,11 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_KEY_PREFIX="ginref",
         EVENTS_POLL_INTERVAL=0.1,  # seconds between the reads of the versions of games being waited on
+        # Requests that may wait on the feeds at once, per worker process, and from one client address
+        # (0: no bound); one more gets a 429 at once. The gevent worker's connections (gunicorn.conf.py)
+        # stay above FEED_WAITERS, so /health, the reads and the writes always find one.
+        FEED_WAITERS=2000,
+        FEED_WAITERS_PER_CLIENT=200,
         LISTEN=None,  # host:port the server listens on (the Makefile sets FLASK_LISTEN): GET /api/v1/addresses
         PAGE_ADDRESSES=None,  # or the page's URLs for other phones, e.g. FLASK_PAGE_ADDRESSES='["https://gin.example/"]'
         CORS_ORIGINS="*",  # or a list, e.g. FLASK_CORS_ORIGINS='["https://club.example"]'
@@ -427,7 +432,12 @@ def init_events(app: Flask) -> None:
     (EVENTS_POLL_INTERVAL: how often, in seconds, it reads the versions of the
     games being waited on)."""
     with app.app_context():
-        app.extensions["version_watch"] = VersionWatch(db.engine, float(app.config["EVENTS_POLL_INTERVAL"]))
+        app.extensions["version_watch"] = VersionWatch(
+            db.engine,
+            float(app.config["EVENTS_POLL_INTERVAL"]),
+            most=int(app.config["FEED_WAITERS"]),
+            per_client=int(app.config["FEED_WAITERS_PER_CLIENT"]),
+        )
 
 
 #: The table page (web/): static files only, a client of /api/v1 like any other.

@@ -311,6 +311,8 @@ def guard_read() -> Response | None:
             known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)
         ):
             raise _missing(guard, args)
+        if audience.private:
+            request_g().read_key = known  # a wait on the game's feed ends once it is revoked
         if guard.key == "write":
             _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
     # public: a key, if any, is not even looked at
