@@ -16,7 +16,9 @@ one, creating a game outside a league, creating a player and the referee
 endpoints need no key: they hand out keys or touch no one's data. A share
 key never writes (403). A write to a private league or game with no key that
 reads it (missing, unknown, revoked, another's) is answered as if it did not
-exist (404; for a game's ``league_id``, the 422 of an unknown league).
+exist (404; for a game's ``league_id``, the 422 of an unknown league, after
+the same checks of the body, in the same order, as for a league that is not
+there).
 
 Reads of one league or game (:func:`guard_read`, declared with
 api.docs.keyed_read) are the same 404 as an unknown id when the league or
@@ -85,6 +87,14 @@ def unknown_league(league_id: int) -> Problem:
     """A game's ``league_id`` that names no league (or a private one the
     request cannot read): a 422, whoever finds it."""
     return invalid("league_id", f"there is no league {league_id}", offending=league_id)
+
+
+def league_unseen(league_id: int) -> bool:
+    """Whether this request named a private league it cannot read in its
+    body (its guard let it through as a write naming no league): the view
+    answers it as it answers an unknown league, with the same checks in the
+    same order."""
+    return bool(request_g().get("unseen_league") == league_id)
 
 
 def _known(digest: str | None, row: KeyRow | None) -> KeyRow | None:
@@ -184,7 +194,15 @@ def _resolve(guard: WriteGuard, access: Access, req: Request) -> None:
             and 0 < league_id <= 2147483647
             and db.session.get(League, league_id) is not None
         ):  # an unknown league is the view's 422
-            _league(league_id, access, hidden=unknown_league(league_id))
+            hidden = unknown_league(league_id)
+            try:
+                _league(league_id, access, hidden=hidden)
+            except Problem as problem:
+                if problem is not hidden:
+                    raise
+                # as an unknown league: no credential, and the view's checks, in its order, then its 422
+                access.credential = None
+                request_g().unseen_league = league_id
 
 
 def _check_if_match(game: GameView, req: Request) -> None:
