@@ -160,7 +160,9 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         EVENTS_POLL_INTERVAL=0.1,  # seconds between the reads of the versions of games being waited on
         LISTEN=None,  # host:port the server listens on (the Makefile sets FLASK_LISTEN): GET /api/v1/addresses
         PAGE_ADDRESSES=None,  # or the page's URLs for other phones, e.g. FLASK_PAGE_ADDRESSES='["https://gin.example/"]'
-        CORS_ORIGINS="*",  # or a list, e.g. FLASK_CORS_ORIGINS='["https://club.example"]'
+        # "*" (any origin but null) or a comma-separated list, e.g. GINREF_CORS_ORIGINS=https://club.example,
+        # https://gin.example (or a JSON list: FLASK_CORS_ORIGINS='["https://club.example"]'); never "null"
+        CORS_ORIGINS=os.environ.get("GINREF_CORS_ORIGINS", "*"),
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -365,14 +367,33 @@ def init_docs(app: Flask) -> None:
 
 
 CORS_RESOURCE = r"/api/*"  # flask-cors reads it as a regular expression: every path that starts with /api
+#: "*": every origin but ``null``, which sandboxed frames, file: pages and
+#: redirected requests send, so that it names no site (a pattern, not "*":
+#: flask-cors would allow null with it).
+ANY_ORIGIN_BUT_NULL = [re.compile(r"(?!null\Z).+\Z", re.IGNORECASE)]
+
+
+def cors_origins(given: str | list[str]) -> list[str | re.Pattern[str]]:
+    """The origins flask-cors allows, for ``CORS_ORIGINS``: ``*``, a
+    comma-separated list, or a list. ``null`` is refused, never allowed."""
+    listed = given.split(",") if isinstance(given, str) else list(given)
+    origins = [origin.strip() for origin in listed if origin.strip()]
+    if origins == ["*"]:
+        return list(ANY_ORIGIN_BUT_NULL)
+    if any(origin.lower() == "null" for origin in origins):
+        raise ValueError("CORS_ORIGINS: the null origin is never allowed (any page can send it)")
+    if not origins:
+        raise ValueError("CORS_ORIGINS: give * or at least one origin (e.g. https://club.example)")
+    return list(origins)
 
 
 def init_cors(app: Flask) -> None:
-    """Browsers may call /api/v1 from any origin by default (FLASK_CORS_ORIGINS
-    narrows it): there are no cookies, a write needs its bearer key."""
+    """Browsers may call /api/v1 from any origin but ``null`` by default
+    (GINREF_CORS_ORIGINS narrows it): there are no cookies, a write needs its
+    bearer key."""
     CORS(
         app,
-        resources={CORS_RESOURCE: {"origins": app.config["CORS_ORIGINS"]}},
+        resources={CORS_RESOURCE: {"origins": cors_origins(app.config["CORS_ORIGINS"])}},
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Disposition"],
         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
