@@ -1,0 +1,72 @@
+"""A hostile client's edges: bodies that are not UTF-8 JSON, entity tags
+that are not quoted, exports opened in a spreadsheet, lists of any length."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.test_api.conftest import Api, Table, by_counts, problem, seats
+
+MALFORMED = "https://ginref.org/problems/malformed-json"
+NOT_UTF8 = "the request body is not UTF-8 JSON (RFC 8259): "
+NAME = '{"name": "Zo\u00eb"}'
+
+
+@pytest.fixture
+def game(api: Api, table: Table) -> dict[str, Any]:
+    g = api.new_game(table.ids, roles=seats(table.ann, table.bob, table.cy))
+    api.record(g["id"], by_counts("box", 2, 12))
+    return api.game(g["id"])
+
+
+def players(client: FlaskClient) -> list[Any]:
+    return list(client.get("/api/v1/players").get_json()["items"])
+
+
+# --- bodies: UTF-8 JSON only (RFC 8259 section 8.1) ---
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"\xef\xbb\xbf" + NAME.encode(), "it starts with a byte order mark (UTF-8)"),
+        (b"\xff\xfe" + NAME.encode("utf-16-le"), "it starts with a byte order mark (UTF-16)"),
+        (b"\xfe\xff" + NAME.encode("utf-16-be"), "it starts with a byte order mark (UTF-16)"),
+        (NAME.encode("utf-32"), "it starts with a byte order mark (UTF-32)"),
+        (b"\x00\x00\xfe\xff" + NAME.encode("utf-32-be"), "it starts with a byte order mark (UTF-32)"),
+        (NAME.encode("utf-16-le"), "it holds NUL bytes, as UTF-16 and UTF-32 text does and JSON text never"),
+        (NAME.encode("utf-16-be"), "it holds NUL bytes, as UTF-16 and UTF-32 text does and JSON text never"),
+        (NAME.encode("utf-32-le"), "it holds NUL bytes, as UTF-16 and UTF-32 text does and JSON text never"),
+        (NAME.encode("latin-1"), "byte 12 (0xeb) is not UTF-8"),
+        (b'{"name": "Ann\xed\xa0\x80"}', "byte 13 (0xed) is not UTF-8"),  # a surrogate, encoded
+    ],
+    ids=[
+        "utf-8 bom",
+        "utf-16-le bom",
+        "utf-16-be bom",
+        "utf-32 bom",
+        "utf-32-be bom",
+        "utf-16-le",
+        "utf-16-be",
+        "utf-32-le",
+        "latin-1",
+        "cesu",
+    ],
+)
+@pytest.mark.parametrize("path", ["/api/v1/players", "/api/v1/leagues/import"])
+def test_a_body_that_is_not_utf8_json_is_a_400_naming_why(
+    client: FlaskClient, data: bytes, why: str, path: str
+) -> None:
+    response = client.post(path, data=data, content_type="application/json")
+    body = problem(response, 400, MALFORMED)
+    assert body == {"type": MALFORMED, "title": "Bad Request", "status": 400, "detail": NOT_UTF8 + why}
+    assert players(client) == []
+
+
+def test_a_utf8_body_with_text_beyond_ascii_is_read(client: FlaskClient) -> None:
+    response = client.post("/api/v1/players", data=NAME.encode(), content_type="application/json")
+    assert response.status_code == 201
+    assert response.get_json()["name"] == "Zo\u00eb"
