@@ -70,3 +70,34 @@ def test_a_utf8_body_with_text_beyond_ascii_is_read(client: FlaskClient) -> None
     response = client.post("/api/v1/players", data=NAME.encode(), content_type="application/json")
     assert response.status_code == 201
     assert response.get_json()["name"] == "Zo\u00eb"
+
+
+# --- entity tags: quoted, in If-Match as in If-None-Match (RFC 9110 section 8.8.3) ---
+
+
+def test_an_unquoted_if_match_is_no_entity_tag_and_matches_nothing(client: FlaskClient, game: dict[str, Any]) -> None:
+    path = f"/api/v1/games/{game['id']}/hands"
+    etag = client.get(f"/api/v1/games/{game['id']}").headers["ETag"]
+    for header in (etag.strip('"'), f"W/{etag.strip(chr(34))}", f"{etag.strip(chr(34))}, x"):
+        response = client.post(path, json=by_counts("box", 3, 20), headers={"If-Match": header})
+        body = problem(response, 412, "https://ginref.org/problems/precondition-failed")
+        assert body["detail"] == (
+            f"the game's hands or rules have changed: its ETag is now {etag} (a weak W/ tag never matches; "
+            "an entity tag is quoted, as the ETag header gives it)"
+        )
+        assert response.headers["ETag"] == etag
+    assert len(client.get(path).get_json()["items"]) == 1
+    response = client.post(path, json=by_counts("box", 3, 20), headers={"If-Match": f'"x", {etag}'})
+    assert response.status_code == 201
+
+
+def test_an_unquoted_if_none_match_is_no_entity_tag_and_matches_nothing(
+    client: FlaskClient, game: dict[str, Any]
+) -> None:
+    path = f"/api/v1/games/{game['id']}"
+    etag = client.get(path).headers["ETag"]
+    for header in (etag.strip('"'), f"W/{etag.strip(chr(34))}", f"{etag.strip(chr(34))}, x"):
+        response = client.get(path, headers={"If-None-Match": header})
+        assert response.status_code == 200 and response.get_json() == game
+    for header in (etag, f"W/{etag}", f'"x", {etag}', "*"):
+        assert client.get(path, headers={"If-None-Match": header}).status_code == 304
