@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from models.transfer import csv_text
 from tests.test_api.conftest import Api, Table, by_counts, problem, seats
 
 MALFORMED = "https://ginref.org/problems/malformed-json"
@@ -101,3 +102,46 @@ def test_an_unquoted_if_none_match_is_no_entity_tag_and_matches_nothing(
         assert response.status_code == 200 and response.get_json() == game
     for header in (etag, f"W/{etag}", f'"x", {etag}', "*"):
         assert client.get(path, headers={"If-None-Match": header}).status_code == 304
+
+
+# --- the CSV export, opened in a spreadsheet ---
+
+FORMULAS = ["=1+1", "+SUM(A1)", "-2+3"]
+
+
+def test_a_csv_cell_of_text_that_a_spreadsheet_would_run_starts_with_a_quote(api: Api) -> None:
+    """OWASP's CSV injection advice: a name starting with = + - @ (or a tab or
+    a carriage return) gets a leading ', so that a spreadsheet shows it as
+    text; numbers stay numbers, and the JSON export keeps the names exact."""
+    ids = [api.player(name) for name in FORMULAS]
+    league = api.post("/leagues", {"name": "@club", "members": ids}).get_json()
+    g = api.new_game(ids, roles=seats(*ids), league_id=league["id"])
+    api.record(g["id"], by_counts("box", 2, 12))  # R15: the box knocks with 2 against 12, and scores 10
+    played_at = api.game(g["id"])["played_at"]
+    response = api.client.get(f"/api/v1/leagues/{league['id']}/export.csv")
+    assert response.status_code == 200
+    header, row = response.get_data(as_text=True).splitlines()
+    assert header.startswith("game_id,played_at,hand,mode,box_id,box,")
+    a, b, c = ids
+    assert row == f"{g['id']},{played_at},1,counts,{a},'=1+1,{b},'+SUM(A1),{c},'-2+3,box,knock,{a},'=1+1,10,10,0,0,true"
+    exported = api.client.get(f"/api/v1/leagues/{league['id']}/export").get_json()
+    assert [p["name"] for p in exported["players"]] == FORMULAS
+    assert exported["league"]["name"] == "@club"
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+SUM(A1)", "'+SUM(A1)"),
+        ("-2+3", "'-2+3"),
+        ("@cmd", "'@cmd"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Ann = Bob", "Ann = Bob"),
+        ("'quoted", "'quoted"),
+        ("", ""),
+    ],
+)
+def test_csv_text_neutralises_only_text_a_spreadsheet_reads_as_a_formula(text: str, cell: str) -> None:
+    assert csv_text(text) == cell
