@@ -198,12 +198,26 @@ SERVER_TIMEOUTS = {
     "idle_in_transaction_session_timeout": ("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 30.0),
 }
 CONNECT_TIMEOUT = ("DATABASE_CONNECT_TIMEOUT", 5)  # seconds (libpq: at least 2) to reach the server
+#: libpq's TCP settings (connect parameters), each overridden by the config key
+#: named; 0 sends none, leaving the system's. A server that goes silent (a
+#: network partition, a host gone) is given up on, and its request answered 503:
+#: a statement sent and not acknowledged after DATABASE_TCP_USER_TIMEOUT (10 s);
+#: a connection waiting on an answer gets a keepalive probe after 5 s of quiet,
+#: then every 2 s, and is dropped after 2 unanswered (9 s). The statement_timeout
+#: above bounds what a server that does answer runs (15 s).
+TCP_SETTINGS = {
+    "tcp_user_timeout": ("DATABASE_TCP_USER_TIMEOUT", 10.0, 1000),  # seconds, sent in ms
+    "keepalives_idle": ("DATABASE_KEEPALIVES_IDLE", 5, 1),  # seconds of quiet before the first probe
+    "keepalives_interval": ("DATABASE_KEEPALIVES_INTERVAL", 2, 1),  # seconds between probes
+    "keepalives_count": ("DATABASE_KEEPALIVES_COUNT", 2, 1),  # probes unanswered before the connection is dead
+}
 
 
 def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict[str, Any]) -> dict[str, Any]:
     """``connect_args`` with the server timeouts added to libpq's ``options``
     (after any the URL or ``connect_args`` give, e.g. ``-csearch_path=...``;
-    one they set already is theirs) and a connect timeout (unless given)."""
+    one they set already is theirs), a connect timeout and the TCP settings
+    (``TCP_SETTINGS``, each unless given)."""
 
     query = make_url(uri).query
     url_options = query.get("options", ())
@@ -221,6 +235,14 @@ def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict
     if "connect_timeout" not in query:
         key, default = CONNECT_TIMEOUT
         args.setdefault("connect_timeout", int(config.get(key, default)))
+    for parameter, (key, default, unit) in TCP_SETTINGS.items():
+        value = float(config.get(key, default))
+        if value < 0:
+            raise ValueError(f"{key} must be a number >= 0 (0: the system's own), not {value}")
+        if value and parameter not in query:
+            args.setdefault(parameter, round(value * unit))
+    if any(parameter.startswith("keepalives_") for parameter in args) and "keepalives" not in query:
+        args.setdefault("keepalives", 1)
     return args
 
 
