@@ -145,3 +145,57 @@ def test_a_csv_cell_of_text_that_a_spreadsheet_would_run_starts_with_a_quote(api
 )
 def test_csv_text_neutralises_only_text_a_spreadsheet_reads_as_a_formula(text: str, cell: str) -> None:
     assert csv_text(text) == cell
+
+
+# --- every list is paged: page (from 1) and per_page (1 to 100, 20 by default) ---
+
+CLAIM = {
+    "by": "captain",
+    "claim": "the counts were wrong",
+    "knocker_hand": {"cards": ["4H", "5H", "6H", "4S", "5S", "6S", "4D", "5D", "6D", "KC"]},
+    "defender_hand": {"cards": ["AH", "2H", "3H", "7H", "8H", "9H", "2S", "3S", "7S", "8S"]},
+}
+
+
+def _ids(response: Any) -> list[int]:
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return [item["id"] if "id" in item else item["revision"] for item in response.get_json()["items"]]
+
+
+def _page(response: Any) -> dict[str, int]:
+    body = response.get_json()
+    return {"total": body["total"], "page": body["page"], "per_page": body["per_page"]}
+
+
+def test_a_games_disputes_come_in_pages_as_every_list_does(api: Api, game: dict[str, Any]) -> None:
+    path = f"/api/v1/games/{game['id']}"
+    api.record(game["id"], by_counts("box", 3, 20))
+    opened = [api.post(f"/games/{game['id']}/hands/{1 + i % 2}/disputes", CLAIM).get_json()["id"] for i in range(23)]
+    rejected = {"decision": "rejected", "reason": "the cards were mixed"}
+    response = api.post(f"/games/{game['id']}/hands/2/disputes/{opened[1]}/resolution", rejected)
+    assert response.status_code == 200
+    first = api.client.get(f"{path}/disputes")
+    assert _ids(first) == opened[:20] and _page(first) == {"total": 23, "page": 1, "per_page": 20}
+    second = api.client.get(f"{path}/disputes?page=2")
+    assert _ids(second) == opened[20:] and _page(second) == {"total": 23, "page": 2, "per_page": 20}
+    assert _ids(api.client.get(f"{path}/disputes?page=3&per_page=10")) == opened[20:]
+    assert _ids(api.client.get(f"{path}/disputes?page=4&per_page=10")) == []
+    hand = api.client.get(f"{path}/hands/2/disputes?per_page=5&page=2")
+    assert _ids(hand) == opened[11:20:2] and _page(hand) == {"total": 11, "page": 2, "per_page": 5}
+    still_open = api.client.get(f"{path}/hands/2/disputes?status=open&per_page=100")
+    assert _ids(still_open) == opened[3:23:2] and _page(still_open) == {"total": 10, "page": 1, "per_page": 100}
+    for query, field in (("per_page=101", "per_page"), ("per_page=0", "per_page"), ("page=0", "page")):
+        for listed in ("disputes", "hands/1/disputes", "hands/1/revisions"):
+            body = problem(api.client.get(f"{path}/{listed}?{query}"), 422)
+            assert list(body["errors"]) == [f"query.{field}"]
+
+
+def test_a_hands_revisions_come_in_pages_as_every_list_does(api: Api, game: dict[str, Any]) -> None:
+    path = f"/api/v1/games/{game['id']}/hands/1/revisions"
+    for deadwood in range(3, 25):  # 22 corrections: 23 revisions
+        api.correct(game["id"], 1, by_counts("box", 2, deadwood))
+    first = api.client.get(path)
+    assert _ids(first) == list(range(1, 21)) and _page(first) == {"total": 23, "page": 1, "per_page": 20}
+    assert _ids(api.client.get(f"{path}?page=2")) == [21, 22, 23]
+    assert _ids(api.client.get(f"{path}?page=3")) == []
+    problem(api.client.get(f"/api/v1/games/{game['id']}/hands/2/revisions"), 404)
