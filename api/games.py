@@ -10,7 +10,7 @@ import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import FORBIDDEN, RATE_LIMITED, Problem, conflict, invalid, not_found
-from api.guards import unknown_league
+from api.guards import league_unseen, unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
 from models.events import VersionWatch, WaitRefused, events_after
@@ -64,7 +64,7 @@ def _league_of(data: dict[str, Any]) -> int | None:
     league_id: int | None = data.get("league_id")
     if league_id is None:
         return None
-    if db.session.get(League, league_id) is None:
+    if league_unseen(league_id) or db.session.get(League, league_id) is None:
         raise unknown_league(league_id)
     members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)))
     for i, p in enumerate(data["players"]):
