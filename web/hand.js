@@ -2,13 +2,12 @@
 // or a draw (R12). Cards are previewed by the referee before anything is saved.
 
 import { ApiError, api, etagOf, newIdempotencyKey, writeKey } from "./api.js";
-import { RANKS, SUITS, SYMBOL, canonical, face, isRed, parseCards } from "./cards.js";
+import { canonical, face, isRed, parseCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { cardPicker } from "./picker.js";
 import { enqueue, hasWaiting, nextSeats, projection, setSeatsAfter } from "./queue.js";
 import { cardFace, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
-
-const OWNER = { k: "knocker", d: "defender", x: "discard" };
 
 function blank() {
   return {
@@ -103,43 +102,15 @@ export function handForm(root, ctx) {
 
   function picker() {
     const taken = melded(s);
-    return h(
-      "div",
-      { class: "picker", role: "group", "aria-label": t("cards.picker") },
-      SUITS.map((suit) =>
-        h(
-          "div",
-          { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
-          RANKS.map((rank) => {
-            const card = rank + suit;
-            const owner = s.assign[card];
-            let disabled;
-            let pressed;
-            if (s.declare) {
-              const want = s.group === "k" ? "k" : "d";
-              disabled = owner !== want || taken.has(card);
-              pressed = s.pending.includes(card);
-            } else {
-              disabled = Boolean(owner && owner !== s.target);
-              pressed = owner === s.target;
-            }
-            return h(
-              "button",
-              {
-                type: "button",
-                class: `pick ${owner ? `own-${owner}` : ""} ${taken.has(card) ? "in-meld" : ""}`,
-                "data-card": card,
-                "aria-pressed": pressed ? "true" : "false",
-                "aria-label": `${face(card)}${owner ? ` (${t(`cards.owner_${OWNER[owner]}`)})` : ""}`,
-                disabled,
-                onclick: () => tapCard(card),
-              },
-              h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
-            );
-          }),
-        ),
-      ),
-    );
+    const want = s.group === "k" ? "k" : "d";
+    return cardPicker({
+      card: (card) => {
+        const owner = s.assign[card];
+        if (s.declare) return { owner, inMeld: taken.has(card), disabled: owner !== want || taken.has(card), pressed: s.pending.includes(card) };
+        return { owner, inMeld: taken.has(card), disabled: Boolean(owner && owner !== s.target), pressed: owner === s.target };
+      },
+      onTap: tapCard,
+    });
   }
 
   function typed(who, label, count) {
