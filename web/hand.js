@@ -5,7 +5,7 @@ import { ApiError, api, etagOf, newIdempotencyKey, writeKey } from "./api.js";
 import { canonical, face, isRed, parseCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardPicker } from "./picker.js";
+import { OWNER, cardPicker } from "./picker.js";
 import { enqueue, hasWaiting, nextSeats, projection, setSeatsAfter } from "./queue.js";
 import { cardFace, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
 
@@ -100,6 +100,38 @@ export function handForm(root, ctx) {
     render();
   }
 
+  /** What is still to tap for the current target or meld, or null. */
+  function remaining() {
+    if (s.declare) {
+      if (s.group === "l") return null;
+      const n = 3 - s.pending.length; // R4, R5: three cards at least
+      return n > 0 ? t("picker.more_meld", { n }) : t("picker.meld_ready");
+    }
+    const n = owned(s, s.target).length;
+    if (s.target === "x") return n ? t("picker.full_discard") : t("picker.more_discard"); // R21: it may be left out
+    const who = OWNER[s.target];
+    return n < 10 ? t(`picker.more_${who}`, { n: 10 - n }) : t(`picker.full_${who}`);
+  }
+
+  /** Clears what is being tapped: the tapped cards of a meld, or the target's cards. */
+  function clearing() {
+    if (s.declare) {
+      return { label: t("picker.clear_tapped"), disabled: s.pending.length === 0, onClear: () => set({ pending: [] }) };
+    }
+    const target = s.target;
+    return {
+      label: t(`picker.clear_${OWNER[target]}`),
+      disabled: owned(s, target).length === 0,
+      onClear: () => {
+        for (const c of Object.keys(s.assign)) if (s.assign[c] === target) delete s.assign[c];
+        // declared melds and layoffs lose the cards they were made of (R22, R23)
+        if (target === "k") set({ kMelds: [], layoffs: [], layoffMeld: 0, preview: null });
+        else if (target === "d") set({ dMelds: [], layoffs: [], preview: null });
+        else set({ preview: null });
+      },
+    };
+  }
+
   function picker() {
     const taken = melded(s);
     const want = s.group === "k" ? "k" : "d";
@@ -110,6 +142,9 @@ export function handForm(root, ctx) {
         return { owner, inMeld: taken.has(card), disabled: Boolean(owner && owner !== s.target), pressed: owner === s.target };
       },
       onTap: tapCard,
+      remaining: remaining(),
+      clear: clearing(),
+      legend: s.declare ? ["k", "d", "x", "meld"] : ["k", "d", "x"],
     });
   }
 

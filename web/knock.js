@@ -28,6 +28,16 @@ export function knockScreen(root) {
           draw();
         },
         named: false,
+        remaining: chosen.length < 10 ? t("picker.more_knock", { n: 10 - chosen.length }) : null,
+        clear: {
+          label: t("picker.clear_all"),
+          disabled: chosen.length === 0,
+          onClear: () => {
+            chosen = [];
+            replace(result);
+            draw();
+          },
+        },
       }),
     );
   }
@@ -82,7 +92,7 @@ export function knockScreen(root) {
         },
       }, t("cards.use_typed")),
     ),
-    h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", id: "ask-knock", onclick: ask }, t("knock.ask")), h("button", { type: "button", class: "secondary", onclick: () => { chosen = []; replace(result); draw(); } }, t("knock.clear"))),
+    h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", id: "ask-knock", onclick: ask }, t("knock.ask"))),
     result,
   );
 }
