@@ -370,7 +370,25 @@ export function handForm(root, ctx) {
     if (s.mode === "draw") return h("p", {}, t("draw.explain"));
     if (!s.preview) return null;
     if (s.preview.error) return illegalView(s.preview.error);
-    return rulingView(s.preview.ruling, true);
+    return [rulingView(s.preview.ruling, true), arrangedHint(s.preview.ruling, s.preview.arranged)];
+  }
+
+  /**
+   * A hint when the knocker's declared melds leave the same deadwood as the
+   * referee's own arrangement (R24) but score less for him (R22: his choice
+   * stands), e.g. a set spread so that the defender could lay off on it.
+   */
+  function arrangedHint(declared, arranged) {
+    if (!arranged || arranged.knocker.deadwood_count !== declared.knocker.deadwood_count) return null;
+    const forKnocker = (r) => (r.scorer === "knocker" ? r.points : -r.points);
+    const points = forKnocker(arranged) - forKnocker(declared);
+    if (points <= 0) return null;
+    return h(
+      "div",
+      { class: "arranged-better", "data-points": points },
+      h("p", { class: "better" }, t("preview.arranged_better", { points, count: declared.knocker.deadwood_count })),
+      h("div", { class: "spread" }, arranged.knocker.melds.map((m) => h("span", { class: "meld" }, m.map((c) => cardFace(c))))),
+    );
   }
 
   function rulingView(r, withCards = false) {
@@ -442,14 +460,32 @@ export function handForm(root, ctx) {
   async function preview() {
     if (s.mode !== "cards") return render();
     const { seating: _seats, ...body } = handBody(s, seating());
+    const rules = ctx.game().rules;
     try {
-      const ruling = await api.refereeHand({ ...body, rules: ctx.game().rules });
-      s.preview = { ruling };
+      const ruling = await api.refereeHand({ ...body, rules });
+      s.preview = { ruling, arranged: await arrangedRuling(body, rules) };
     } catch (error) {
       if (!(error instanceof ApiError)) return ctx.say(problemView({ network: true }));
       s.preview = { error };
     }
     render();
+  }
+
+  /**
+   * With the knocker's melds declared, the ruling had the referee arranged
+   * them (R24): the same hand without the knocker's melds, nor the layoffs
+   * that name them (R23). Null when nothing was declared or it cannot be had:
+   * it is only for a hint.
+   */
+  async function arrangedRuling(body, rules) {
+    if (!body.knocker_hand.melds) return null;
+    const { melds: _melds, ...knockerHand } = body.knocker_hand;
+    const { layoffs: _layoffs, ...defenderHand } = body.defender_hand;
+    try {
+      return await api.refereeHand({ ...body, knocker_hand: knockerHand, defender_hand: defenderHand, rules });
+    } catch {
+      return null;
+    }
   }
 
   async function saveHand() {

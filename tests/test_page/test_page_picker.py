@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.test_page.conftest import Api, shot
-from tests.test_page.table import start_game, tap, taps
+from tests.test_page.table import declare, start_game, tap, taps
 from tests.test_page.test_page_screens import LOCALES, fits_the_phone, no_missing_or_empty_string, serious
 
 pytestmark = pytest.mark.slow
@@ -149,3 +149,57 @@ def test_the_picker_in_each_language_has_every_string_and_fits_the_phone(phones,
     assert serious(page) == []
     page.evaluate("document.querySelector('.targets').scrollIntoView({block: 'start'})")
     shot(page, f"{lang}-7-picker")
+
+
+KNOCKER_CARDS = "8H 9H 10H JH QH 8S 8D 8C AS 2C"  # 3 deadwood however he spreads the 8s
+DEFENDER_CARDS = "7H 5S 5D 2H 3H 4D 9C 10C KS KD"  # 65 deadwood; 7H fits 8H-QH alone
+
+
+def test_r24_the_preview_hints_that_the_declared_melds_score_7_less_than_the_referees_with_equal_deadwood(
+    phones, api: Api
+) -> None:
+    page = game_page(phones, api, "pick-hint")
+    tap(page, "k", KNOCKER_CARDS)
+    tap(page, "d", DEFENDER_CARDS)
+    page.check("#declare")
+    declare(page, "k", "8H 9H 10H JH QH")  # R22: the run keeps the 8H, so the defender lays off 7H (R15)
+    declare(page, "k", "8S 8D 8C")
+    page.click("#preview")
+    verdict = page.locator(".ruling .verdict")
+    expect(verdict).to_have_attribute("data-points", "55")  # R16: 58 - 3, after the layoff of 7H
+    expect(verdict).to_contain_text("Ann-pick-hint scores 55")
+    hint = page.locator(".preview .arranged-better")
+    expect(hint).to_have_attribute("data-points", "7")  # R24: 8S 8H 8D 8C and 9H-QH leave no layoff: 65 - 3 = 62
+    expect(hint.locator("p")).to_have_text(
+        "Hint: the knocker's declared melds score 7 less than the referee's arrangement with the same deadwood (3):"
+    )
+    expect(hint.locator(".meld")).to_have_text(["8♠8♥8♦8♣", "9♥10♥J♥Q♥"])
+    fits_the_phone(page)
+    assert serious(page) == []
+    hint.scroll_into_view_if_needed()
+    shot(page, "en-8-preview-hint")
+
+    # The referee's own arrangement declared: the same 62, no hint.
+    page.click(".declared li:nth-child(2) button")
+    page.click(".declared li:nth-child(1) button")
+    declare(page, "k", "8S 8H 8D 8C")
+    declare(page, "k", "9H 10H JH QH")
+    page.click("#preview")
+    expect(verdict).to_have_attribute("data-points", "62")
+    expect(hint).to_have_count(0)
+
+
+def test_r22_no_hint_when_the_declared_melds_leave_more_deadwood_than_the_referees(phones, api: Api) -> None:
+    page = game_page(phones, api, "pick-nohint")
+    tap(page, "k", KNOCKER_CARDS)
+    tap(page, "d", DEFENDER_CARDS)
+    page.check("#declare")
+    declare(page, "k", "8H 9H 10H JH QH")  # the 8s left as deadwood: 27, an illegal knock (R14)
+    page.click("#preview")
+    expect(page.locator(".preview .problem")).to_contain_text("R14")
+    expect(page.locator(".preview .arranged-better")).to_have_count(0)
+    declare(page, "k", "8S 8D 8C")
+    page.uncheck("#declare")  # nothing declared: the referee arranges (R24), nothing to compare
+    page.click("#preview")
+    expect(page.locator(".ruling .verdict")).to_have_attribute("data-points", "62")
+    expect(page.locator(".preview .arranged-better")).to_have_count(0)
