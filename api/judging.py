@@ -20,11 +20,13 @@ from referee import (
     GameState,
     HandRecord,
     Layoff,
+    Outcome,
     RefereeError,
     Role,
     Roles,
     Rules,
     Score,
+    Side,
     judge_hand,
     score_counts,
     verify_seating,
@@ -261,7 +263,7 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
     state = GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn, tuple(running))
     revisions, disputes = None, []
     if "revisions" in game:
-        revisions = judge_revisions(game["revisions"], given["revisions"], hands, rules, players, field)
+        revisions = judge_revisions(game["revisions"], given["revisions"], hands, rules, players, first, field)
         disputes = judge_disputes(game["disputes"], given["disputes"], revisions, rules, field)
     return ImportedGame(
         game["played_at"],
@@ -347,6 +349,7 @@ def judge_revisions(
     hands: list[ImportedHand],
     rules: Rules,
     players: list[int],
+    first: Roles,
     field: str,
 ) -> list[ImportedRevision]:
     """A game's revisions (R26: the record stands), listed by hand number then
@@ -460,7 +463,74 @@ def judge_revisions(
                 rule="R26",
                 offending=out[j].action,
             )
+    _verify_history(out, rules, first, field)
     return out
+
+
+def _revision_record(revision: ImportedRevision) -> HandRecord:
+    ruling = revision.ruling
+    scorer = ruling["scorer"]
+    return HandRecord(
+        revision.seating,
+        None if revision.knocker is None else Role(revision.knocker),
+        Score(Outcome(ruling["outcome"]), None if scorer is None else Side(scorer), ruling["points"]),
+        ruling["knocker"]["deadwood_count"] if revision.mode == "cards" else None,
+    )
+
+
+def _verify_history(revisions: list[ImportedRevision], rules: Rules, first: Roles, field: str) -> None:
+    """The revisions, in the order they were made (``made_at``; one made at
+    the same moment as another keeps its place in the list), are the game's
+    history (R26): each hand is recorded when the hands before it stand,
+    corrected while it stands and undone while it is the last; and each
+    revision's ``scores`` (its hand's running scores) and ``game_scores``
+    (the game's) are those that history gives just after it."""
+    states = [new_game(first)]  # the state after each hand that stands, then: states[n] after hand n
+    standing: list[HandRecord] = []
+    for j in sorted(range(len(revisions)), key=lambda j: revisions[j].made_at):
+        r, rfield = revisions[j], f"{field}.revisions[{j}]"
+        n, when = r.number, r.made_at.isoformat()
+        if r.action == "recorded" and n != len(standing) + 1:
+            raise _out_of_order(rfield, f"hand {n} is recorded at {when}, when {len(standing)} hands stood")
+        if r.action == "corrected" and n > len(standing):
+            raise _out_of_order(rfield, f"hand {n} is corrected at {when}, when it did not stand")
+        if r.action == "undone" and n != len(standing):
+            raise _out_of_order(rfield, f"hand {n} is undone at {when}, when it was not the last hand")
+        try:
+            if r.action == "undone":
+                hand_scores = states[n].scores
+                standing.pop()
+                states.pop()
+            else:
+                if r.action == "recorded":
+                    standing.append(_revision_record(r))
+                else:
+                    standing[n - 1] = _revision_record(r)
+                    del states[n:]
+                while len(states) <= len(standing):
+                    states.append(advance(rules, states[-1], standing[len(states) - 1]))
+                hand_scores = states[n].scores
+        except RefereeError as err:
+            raise err.at(rfield) from None
+        for name, derived, given in (
+            ("scores", hand_scores, r.scores),
+            ("game_scores", states[-1].scores, r.game_scores),
+        ):
+            if dict(derived) != given:
+                shown = {str(p): v for p, v in derived.items()}
+                raise invalid(
+                    f"{rfield}.{name}",
+                    f"the {'game' if name == 'game_scores' else f'hand {n}'}'s scores just after this revision "
+                    f"are {shown}, not { ({str(p): v for p, v in given.items()}) } (R26)",
+                    rule="R26",
+                    offending={str(p): v for p, v in given.items()},
+                )
+
+
+def _out_of_order(field: str, what: str) -> Problem:
+    return invalid(
+        f"{field}.made_at", f"{what}: revisions are made in the order of the game's history (R26)", rule="R26"
+    )
 
 
 def judge_disputes(

@@ -261,6 +261,37 @@ TAMPERED = [
     ("a dispute's input not a hand", _set(f"{D}[0].input.knocker", lambda k: "sitter"), f"{D}[0].input.knocker", None),
     ("a revision with a key id", _set(f"{R}[0]", lambda r: {**r, "key_id": 3}), f"{R}[0].key_id", None),
     ("scores of a player not in the game", _set(f"{R}[0].scores", lambda s: {**s, "999": 0}), f"{R}[0].scores", None),
+    # the game's history, in the order the revisions were made (made_at), gives every revision's scores
+    (
+        "a revision's game scores not the history's",
+        _set(f"{R}[0].game_scores", lambda s: {k: 999 for k in s}),
+        f"{R}[0].game_scores",
+        "R26",
+    ),
+    (
+        "a revision's hand scores not the history's",
+        _set(f"{R}[3].scores", lambda s: {k: v + 1 for k, v in s.items()}),
+        f"{R}[3].scores",
+        "R26",
+    ),
+    (
+        "a correction made before its hand",
+        _set(f"{R}[1].made_at", lambda t: "2000-01-01T00:00:00Z"),
+        f"{R}[1].made_at",
+        "R26",
+    ),
+    (
+        "a hand recorded before the hand before it",
+        _set(f"{R}[3].made_at", lambda t: "2000-01-01T00:00:00Z"),
+        f"{R}[3].made_at",
+        "R26",
+    ),
+    (
+        "an undo made after the hand recorded again under its number",
+        _set(f"{R}[6].made_at", lambda t: "2100-01-01T00:00:00Z"),
+        f"{R}[7].made_at",
+        "R26",
+    ),
 ]
 
 
