@@ -115,6 +115,30 @@ def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
         # each form's maxProperties, the generator discards so many bodies that it
         # sometimes gives up on the operation: fuzz corrections as plain hands.
         components["HandCorrection"]["oneOf"] = HandInSchema.Meta.json_schema["oneOf"]
+    for name in ("HandIn", "HandCorrection"):
+        if name in components:
+            components[name] = _forms_apart(components[name])
+
+
+def _forms_apart(hand: dict[str, Any]) -> dict[str, Any]:
+    """The same bodies as a hand's schema, each form with its own members (and
+    the optional seating): the generator then builds a form's body at once,
+    instead of drawing members of all the forms and discarding what matches
+    none (it gave up on the operation once the seating made one more)."""
+    members = hand["properties"]
+    forms = []
+    for form in hand["oneOf"]:
+        own = [*form["required"], *(["seating"] if "seating" in members else [])]
+        forms.append(
+            {
+                "title": form["title"],
+                "type": "object",
+                "properties": {k: members[k] for k in own},
+                "required": form["required"],
+                "additionalProperties": False,
+            }
+        )
+    return {"oneOf": forms}
 
 
 def _session() -> requests.Session:
