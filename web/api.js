@@ -216,6 +216,32 @@ export const api = {
     return remember(game.id, result).data;
   },
 
+  /** One recorded hand, with its ruling and explanation. */
+  hand: async (gameId, number) => (await call("GET", `/games/${gameId}/hands/${number}`, { key: readKey(gameId) })).data,
+
+  /** A game's disputes, open and resolved, oldest first. */
+  disputes: async (gameId) => (await call("GET", `/games/${gameId}/disputes`, { key: readKey(gameId) })).data.items,
+  /** Dispute recorded hand `number`: {by, claim} and, optionally, the cards as the disputing side gives them. */
+  async openDispute(game, number, body) {
+    const result = await call("POST", `/games/${game.id}/hands/${number}/disputes`, {
+      body,
+      key: writeKey(game),
+      ifMatch: etagOf(game.id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    return remember(game.id, result).data;
+  },
+  /** Resolve a dispute: {decision: "upheld" | "rejected", reason}. */
+  async resolveDispute(game, dispute, body) {
+    const result = await call("POST", `/games/${game.id}/hands/${dispute.hand}/disputes/${dispute.id}/resolution`, {
+      body,
+      key: writeKey(game),
+      ifMatch: etagOf(game.id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    return remember(game.id, result).data;
+  },
+
   refereeHand: async (body) => (await call("POST", "/referee/hand", { body })).data,
   refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,
 
@@ -231,6 +257,21 @@ export const api = {
     return [...listed, ...held.filter(Boolean)];
   },
   league: (id) => readLeague(id),
+  /** Create a league; its key, shown only now, is kept on this phone. */
+  async createLeague(body) {
+    const result = await call("POST", "/leagues", { body, idempotencyKey: newIdempotencyKey() });
+    setLeagueKey(result.data.id, result.data.key);
+    return result.data;
+  },
+  /** Add players to a league, with its key. */
+  addMembers: async (leagueId, players) =>
+    (
+      await call("POST", `/leagues/${leagueId}/members`, {
+        body: { players },
+        key: leagueKey(leagueId),
+        idempotencyKey: newIdempotencyKey(),
+      })
+    ).data,
   standings: async (id, sort, order) =>
     (
       await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`, {

@@ -7,6 +7,8 @@ import { ApiError, api, shareGameKey, shareLeagueKey, store, writeKey } from "./
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
+import { handDetail } from "./detail.js";
+import { disputesPart } from "./disputes.js";
 import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
@@ -37,10 +39,11 @@ export function gameScreen(root, gameId) {
     queue: h("section", { class: "queue", "aria-live": "polite" }),
     record: h("section", { class: "record", "aria-labelledby": "record-title" }),
     history: h("section", { class: "history", "aria-labelledby": "history-title" }),
+    disputes: h("section", { class: "disputes-part", "aria-labelledby": "disputes-title" }),
     share: h("section", { class: "share", "aria-labelledby": "share-title" }),
     status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
   };
-  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.share);
+  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.disputes, parts.share);
   const sections = [parts.board, parts.record, parts.history, parts.share];
   for (const part of sections) part.hidden = true; // empty, and titled by headings yet to come, until the game is read
 
@@ -150,6 +153,7 @@ export function gameScreen(root, gameId) {
                   view.form.correct(hand);
                   parts.record.scrollIntoView();
                 },
+                dispute: () => view.disputes.open(hand),
                 undo:
                   hand.number === last
                     ? async (event) => {
@@ -279,6 +283,7 @@ export function gameScreen(root, gameId) {
     renderShare();
     renderQueue();
     view.form.update(view.game);
+    view.disputes.refresh();
   }
 
   async function refresh(fresh = false) {
@@ -295,6 +300,13 @@ export function gameScreen(root, gameId) {
     }
     say(problemView(error));
   }
+
+  view.disputes = disputesPart(parts.disputes, {
+    game: () => view.game,
+    hands: () => view.hands,
+    name,
+    changed: () => refresh(true),
+  });
 
   view.form = handForm(parts.record, {
     game: () => view.game,
@@ -495,11 +507,13 @@ function handRow(hand, game, name, actions) {
       ROLES.map((role) => `${roleWord(role)}: ${name(hand.seating[role])}`).join(" · "),
     ),
     marks.map((m) => h("p", { class: "mark" }, m)),
+    handDetail(game.id, hand.number, name),
     actions
       ? h(
           "p",
           { class: "actions" },
           h("button", { type: "button", class: "secondary", onclick: actions.correct }, t("history.correct")),
+          h("button", { type: "button", class: "secondary dispute-hand", onclick: actions.dispute }, t("dispute.open")),
           actions.undo
             ? h("button", { type: "button", class: "secondary danger", onclick: actions.undo }, t("history.undo"))
             : null,

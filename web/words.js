@@ -1,4 +1,5 @@
-// The page's own words for what the API answers: roles, outcomes, problems.
+// The page's own words for what the API answers: roles, outcomes, problems,
+// and a ruling's explanation step by step.
 
 import { problemKind } from "./api.js";
 import { h } from "./dom.js";
@@ -10,25 +11,42 @@ export const ROLES = ["box", "captain", "sitter"];
 export const roleWord = (role) => t(`role.${role}`);
 export const outcomeWord = (outcome) => t(`outcome.${outcome}`);
 
-/** A problem in the page's words (per problem type and rule), the API's detail beneath. */
+/** The main line of a problem, by its type (and a rule break by its rule), never the API's detail. */
+export function problemWords(error) {
+  const problem = (error && error.problem) || {};
+  if (error && error.network) return t("problem.network");
+  const kind = problemKind(problem);
+  if (/^R\d+$/.test(kind)) {
+    const words = has(`rule.${kind}`) ? t(`rule.${kind}`) : t("problem.rule", { rule: kind });
+    return `${words} (${kind})`;
+  }
+  if (has(`problem.${kind}`)) return t(`problem.${kind}`);
+  const status = Number(problem.status || (error && error.status)) || 0;
+  if (has(`problem.status_${status}`)) return t(`problem.status_${status}`);
+  if (status >= 500) return t("problem.status_5xx", { status });
+  return t("problem.other", { status: status || "?" });
+}
+
+/**
+ * A problem in the page's words (per problem type and rule), with `extra`
+ * (the page's own account, with names) beneath; the API's detail, in English,
+ * is kept in a "details" disclosure, never as the main line.
+ */
 export function problemView(error, extra = null) {
   const problem = (error && error.problem) || {};
-  const kind = error && error.network ? "network" : problemKind(problem);
-  let words;
-  if (/^R\d+$/.test(kind)) {
-    words = has(`rule.${kind}`) ? t(`rule.${kind}`) : t("problem.rule", { rule: kind });
-    words = `${words} (${kind})`;
-  } else if (has(`problem.${kind}`)) {
-    words = t(`problem.${kind}`);
-  } else {
-    words = t("problem.other", { status: problem.status || "?" });
-  }
   return h(
     "div",
-    { class: "problem", role: "alert" },
-    h("p", { class: "problem-words" }, words),
+    { class: "problem", role: "alert", "data-kind": error && error.network ? "network" : problemKind(problem) },
+    h("p", { class: "problem-words" }, problemWords(error)),
     extra,
-    problem.detail ? h("p", { class: "problem-detail", lang: "en" }, problem.detail) : null,
+    problem.detail
+      ? h(
+          "details",
+          { class: "problem-more" },
+          h("summary", {}, t("problem.details")),
+          h("p", { class: "problem-detail", lang: "en" }, problem.detail),
+        )
+      : null,
   );
 }
 
@@ -38,4 +56,24 @@ export function cardFace(card, attrs = {}) {
 
 export function cardRow(cards, label) {
   return h("span", { class: "cards", "aria-label": label || null }, (cards || []).map((c) => cardFace(c)));
+}
+
+const cardsText = (cards) => (cards && cards.length ? cards.map(face).join(" ") : "–");
+const meldsText = (melds) => (melds && melds.length ? melds.map((m) => `[${cardsText(m)}]`).join(" ") : "–");
+
+/** One step of a ruling's explanation in the page's words, its rule after it. */
+export function stepWords(step) {
+  const p = step.params || {};
+  const values = {
+    ...p,
+    card: p.card ? face(p.card) : "",
+    melds: meldsText(p.melds),
+    deadwood: cardsText(p.deadwood),
+    onto: cardsText(p.onto),
+    meld: p.meld === undefined ? "" : p.meld + 1,
+    layoffs: (p.layoffs || []).map((l) => `${face(l.card)}→${l.meld + 1}`).join(" ") || "–",
+  };
+  const key = `step.${step.code}`;
+  const words = has(key) ? t(key, values) : step.text;
+  return `${words} (${step.rule})`;
 }

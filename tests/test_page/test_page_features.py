@@ -1,0 +1,188 @@
+"""What a score-pad user keeps on the page: a hand's detail, disputes,
+a rematch, leagues made on the page, the share block, the games on this
+phone, and every message in the page's own words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, expect
+
+from tests.test_page.conftest import Api, shot
+from tests.test_page.test_page_screens import LOCALES, fits_the_phone, no_missing_or_empty_string, serious
+
+pytestmark = pytest.mark.slow
+
+KNOCKER = "4H 5H 6H 4S 5S 6S 4D 5D 6D KC"  # three sets and the king: 10 deadwood (R7)
+DEFENDER = "AH 2H 3H 7H 8H 9H 2S 3S 7S 8S"  # two runs, 2 3 7 8 of spades: 20 deadwood
+DEFENDER_AS_SAID = "AH 2H 3H 7H 8H 9H 2S 3S 7S 9S"  # the 9 of spades for the 8: 21 deadwood
+VIEWPORT = {"width": 360, "height": 740}
+
+
+def game_with_a_hand(api: Api, tag: str) -> tuple[int, str, list[int]]:
+    """Ann box, Bob captain, Cy sitter; hand 1 by cards: Ann knocks with 10 against 20 (R16)."""
+    ids = [api.player(f"{n}-{tag}") for n in ("Ann", "Bob", "Cy")]
+    created = api.post("/games", {"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}}).json()
+    body = {
+        "knocker": "box",
+        "knocker_hand": {"cards": KNOCKER.split()},
+        "defender_hand": {"cards": DEFENDER.split()},
+    }
+    etag = api.get_etag(f"/games/{created['id']}")
+    api.post(f"/games/{created['id']}/hands", body, key=created["key"], **{"If-Match": etag})
+    return created["id"], created["key"], ids
+
+
+def tap_in(form: Locator, target: str, cards: str) -> None:
+    """Tap ``cards`` on the picker inside ``form``, for the knocker (k), the defender (d) or the discard (x)."""
+    form.locator(f'.targets button[data-target="{target}"]').click()
+    for card in cards.split():
+        form.locator(f'.picker button[data-card="{card}"]').click()
+
+
+def rows(dispute: Locator) -> list[list[str]]:
+    table = dispute.locator("table.rulings tbody tr")
+    return [[c.strip() for c in table.nth(i).locator("th, td").all_inner_texts()] for i in range(table.count())]
+
+
+def test_r16_a_recorded_hand_opens_to_its_cards_spreads_and_explanation(phones, api: Api) -> None:
+    game_id, key, _ = game_with_a_hand(api, "detail")
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    detail = page.locator('li.hand[data-number="1"] .hand-detail')
+    detail.locator("summary").click()
+    expect(detail.locator(".explanation li")).to_have_count(4)
+    assert " ".join(detail.locator(".knocker-cards .card").all_inner_texts()) == "4♥ 5♥ 6♥ 4♠ 5♠ 6♠ 4♦ 5♦ 6♦ K♣"
+    assert " ".join(detail.locator(".defender-cards .card").all_inner_texts()) == "A♥ 2♥ 3♥ 7♥ 8♥ 9♥ 2♠ 3♠ 7♠ 8♠"
+    expect(detail.locator(".knocker-deadwood")).to_have_text("Deadwood: 10")
+    expect(detail.locator(".defender-deadwood")).to_have_text("Deadwood: 20")
+    expect(detail.locator(".spread .meld")).to_have_count(5)  # Ann's three sets, Bob's two runs
+    assert detail.locator(".explanation li").all_inner_texts() == [
+        "The knocker melds [4♠ 4♥ 4♦] [5♠ 5♥ 5♦] [6♠ 6♥ 6♦] and keeps K♣: 10 deadwood (R7)",
+        "The knock stands: 10 deadwood, within the limit of 10 (R14)",
+        "The defender melds [A♥ 2♥ 3♥] [7♥ 8♥ 9♥] and keeps 2♠ 3♠ 7♠ 8♠: 20 deadwood (R16)",
+        "Knock: the knocker's 10 is lower than the defender's 20, so the knocker scores 20 − 10 = 10 (R16)",
+    ]
+    expect(detail.locator(".verdict")).to_have_text("Knock · Ann-detail scores 10")
+
+
+def test_r26_a_dispute_with_the_cards_as_said_shows_both_rulings_and_upheld_corrects_the_hand(phones, api: Api) -> None:
+    game_id, key, (ann, bob, cy) = game_with_a_hand(api, "dispute")
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    expect(page.locator(".disputes-part")).to_be_hidden()  # no dispute yet
+    page.click('li.hand[data-number="1"] .dispute-hand')
+    form = page.locator(".dispute-form")
+    expect(form.locator("h3")).to_have_text("Dispute hand 1")
+    assert form.locator("#dispute-by option").all_inner_texts() == [
+        "Ann-dispute (Box)",
+        "Bob-dispute (Captain)",
+        "Cy-dispute (Sitter)",
+    ]
+    page.click("#dispute-send")
+    expect(page.locator(".dispute-status .problem")).to_have_text("Say what is disputed.")
+    page.select_option("#dispute-by", "captain")
+    page.fill("#dispute-claim", "I held the nine of spades, not the eight.")
+    page.check("#dispute-with-cards")
+    tap_in(form, "k", KNOCKER + " " + DEFENDER_AS_SAID)  # after 10 cards the picker moves on to the defender
+    expect(form.locator('.targets button[data-target="d"]')).to_have_text("Defender Bob-dispute: 10/10")
+    page.click("#dispute-send")
+
+    dispute = page.locator("li.dispute")
+    expect(dispute).to_have_attribute("data-status", "open")
+    expect(page.locator(".dispute-status")).to_have_text("Bob-dispute disputes hand 1.")
+    expect(dispute.locator(".dispute-by")).to_have_text("Bob-dispute (Captain) says:")
+    expect(dispute.locator(".claim")).to_have_text("I held the nine of spades, not the eight.")
+    assert rows(dispute) == [
+        ["Outcome", "Knock", "Knock"],
+        ["Scores", "Ann-dispute", "Ann-dispute"],
+        ["Points", "10", "11"],
+        ["Knocker's deadwood", "10", "10"],
+        ["Defender's deadwood", "20", "21"],
+    ]
+    assert dispute.locator("tr.differs").evaluate_all("rs => rs.map(r => r.dataset.field)") == [
+        "points",
+        "defender_deadwood",
+    ]
+    expect(dispute.locator(".differs-line")).to_have_text("The referee's ruling differs from the one recorded.")
+    [listed] = api.get(f"/games/{game_id}/disputes")["items"]
+    assert (listed["by"], listed["status"], listed["ruling"]["points"]) == ("captain", "open", 11)
+
+    page.fill(f"#reason-{listed['id']}", "Bob showed the nine.")
+    page.click("li.dispute .uphold")
+    expect(page.locator(".dispute-status")).to_have_text(
+        "Dispute upheld: hand 1 is corrected with the referee's ruling (R26)."
+    )
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "upheld")
+    expect(page.locator("li.dispute .dispute-reason-shown")).to_have_text("Reason: Bob showed the nine.")
+    expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-points", "11")
+    expect(page.locator(f'.scores tr[data-player="{ann}"] .points')).to_have_text("11")
+    assert api.get(f"/games/{game_id}")["scores"] == {str(ann): 11, str(bob): 0, str(cy): 0}
+    expect(page.locator("li.dispute .resolve")).to_have_count(0)  # resolved: no more buttons
+
+
+def test_a_dispute_rejected_leaves_the_hand_and_a_stale_phones_uphold_is_told_in_words(phones, api: Api) -> None:
+    game_id, key, (ann, _, _) = game_with_a_hand(api, "reject")
+    first = phones(viewport=VIEWPORT)
+    page = first.open(f"game={game_id}&key={key}")
+    page.click('li.hand[data-number="1"] .dispute-hand')
+    page.select_option("#dispute-by", "sitter")  # the sitter may advise (R8)
+    page.fill("#dispute-claim", "Count again.")
+    page.click("#dispute-send")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "open")
+    expect(page.locator("li.dispute .differs-line")).to_have_text("The referee's ruling is the one recorded.")
+    expect(page.locator("li.dispute .dispute-by")).to_have_text("Cy-reject (Sitter) says:")
+
+    # the first phone loses its reads (a tunnel): it does not see the other phone's answer
+    page.route("**/api/v1/games/**", lambda route: route.abort() if route.request.method == "GET" else route.fallback())
+    other = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    other.click("li.dispute .reject")
+    expect(other.locator(".dispute-status")).to_have_text("Dispute rejected: hand 1 stands as recorded.")
+    expect(other.locator("li.dispute")).to_have_attribute("data-status", "rejected")
+
+    page.click("li.dispute .uphold")
+    problem = page.locator(".dispute-status .problem")
+    expect(problem.locator(".problem-words")).to_have_text("Another phone recorded first: the game has been reloaded.")
+    expect(problem.locator(".problem-detail")).to_be_hidden()  # the API's English, behind "Details"
+    problem.locator("summary").click()
+    expect(problem.locator(".problem-detail")).to_be_visible()
+    page.unroute("**/api/v1/games/**")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "rejected", timeout=8000)
+    assert api.get(f"/games/{game_id}")["scores"][str(ann)] == 10
+    assert [d["status"] for d in api.get(f"/games/{game_id}/disputes")["items"]] == ["rejected"]
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_the_detail_and_dispute_screens_fit_a_phone_in_each_language_and_axe_finds_nothing_serious(
+    phones, api: Api, lang: str
+) -> None:
+    game_id, key, _ = game_with_a_hand(api, f"shots-{lang}")
+    page = phones(locale=LOCALES[lang], viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    screens: dict[str, list[Any]] = {}
+    detail = page.locator('li.hand[data-number="1"] .hand-detail')
+    detail.locator("summary").click()
+    expect(detail.locator(".explanation li")).to_have_count(4)
+    detail.scroll_into_view_if_needed()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["detail"] = serious(page)
+    shot(page, f"{lang}-features-1-hand-detail")
+
+    page.click('li.hand[data-number="1"] .dispute-hand')
+    page.check("#dispute-with-cards")
+    tap_in(page.locator(".dispute-form"), "k", KNOCKER)
+    tap_in(page.locator(".dispute-form"), "d", DEFENDER_AS_SAID)
+    page.fill("#dispute-claim", "9♠")
+    page.locator(".dispute-form h3").scroll_into_view_if_needed()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["dispute-form"] = serious(page)
+    shot(page, f"{lang}-features-2-dispute-form")
+
+    page.click("#dispute-send")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "open")
+    page.locator("li.dispute").scroll_into_view_if_needed()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["dispute"] = serious(page)
+    shot(page, f"{lang}-features-3-dispute")
+    assert screens == {name: [] for name in screens}
