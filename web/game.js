@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
 import { handDetail } from "./detail.js";
 import { disputesPart } from "./disputes.js";
+import { rematchPart } from "./rematch.js";
 import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
@@ -40,10 +41,11 @@ export function gameScreen(root, gameId) {
     record: h("section", { class: "record", "aria-labelledby": "record-title" }),
     history: h("section", { class: "history", "aria-labelledby": "history-title" }),
     disputes: h("section", { class: "disputes-part", "aria-labelledby": "disputes-title" }),
+    rematch: h("section", { class: "rematch-part" }),
     share: h("section", { class: "share", "aria-labelledby": "share-title" }),
     status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
   };
-  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.disputes, parts.share);
+  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.disputes, parts.rematch, parts.share);
   const sections = [parts.board, parts.record, parts.history, parts.share];
   for (const part of sections) part.hidden = true; // empty, and titled by headings yet to come, until the game is read
 
@@ -63,7 +65,7 @@ export function gameScreen(root, gameId) {
     await loadNames();
     if (game.league_id && view.leagueVisibility === undefined) {
       try {
-        view.leagueVisibility = (await api.league(game.league_id)).visibility;
+        ({ visibility: view.leagueVisibility, name: view.leagueName } = await api.league(game.league_id));
       } catch {
         // the next reload asks again
       }
@@ -284,6 +286,10 @@ export function gameScreen(root, gameId) {
     renderQueue();
     view.form.update(view.game);
     view.disputes.refresh();
+    if (view.rematchFor !== view.game.status) {
+      view.rematchFor = view.game.status; // drawn again only when the game ends: a cut being typed stays
+      replace(parts.rematch, rematchPart(view.game, name, view.leagueName));
+    }
   }
 
   async function refresh(fresh = false) {

@@ -20,6 +20,7 @@ const SHELL = [
   "/web/league.js",
   "/web/picker.js",
   "/web/queue.js",
+  "/web/rematch.js",
   "/web/words.js",
   "/web/vendor/qrcode-generator-2.0.4/qrcode.mjs",
   "/web/i18n/en.json",

@@ -186,3 +186,72 @@ def test_the_detail_and_dispute_screens_fit_a_phone_in_each_language_and_axe_fin
     screens["dispute"] = serious(page)
     shot(page, f"{lang}-features-3-dispute")
     assert screens == {name: [] for name in screens}
+
+
+def finished_game(api: Api, tag: str, league: bool = False) -> tuple[int, str, list[int], int | None]:
+    """Game to 10 (R20): Ann (box) knocks with 4 against 19 and wins it with 15 (R16)."""
+    ids = [api.player(f"{n}-{tag}") for n in ("Ann", "Bob", "Cy")]
+    body: dict[str, Any] = {
+        "players": ids,
+        "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]},
+        "rules": {"target_score": 10, "knock_limit": 7, "gin_bonus": 30, "undercut_bonus": 15},
+    }
+    league_id, key = None, None
+    if league:
+        created_league = api.post("/leagues", {"name": f"Club {tag}", "members": ids}).json()
+        league_id, key = created_league["id"], created_league["key"]
+        body["league_id"] = league_id
+    created = api.post("/games", body, key=key).json()
+    key = key or created["key"]
+    etag = api.get_etag(f"/games/{created['id']}")
+    hand = {"knocker": "box", "knocker_deadwood_count": 4, "defender_deadwood_count": 19}
+    api.post(f"/games/{created['id']}/hands", hand, key=key, **{"If-Match": etag})
+    return created["id"], key, ids, league_id
+
+
+def test_r9_a_rematch_of_a_finished_game_cuts_again_with_the_same_three_and_the_same_rules(phones, api: Api) -> None:
+    game_id, key, (ann, bob, cy), _ = finished_game(api, "again")
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    expect(page.locator(".winner")).to_have_text("Ann-again wins the game!")
+    rematch = page.locator("details.rematch")
+    expect(rematch).to_have_attribute("open", "")  # the game is over: offered at once
+    expect(rematch.locator(".hint").first).to_have_text("The same three players, the same rules.")
+    page.fill("#rematch-cut-0", "2d")
+    page.fill("#rematch-cut-1", "ks")
+    page.fill("#rematch-cut-2", "X")
+    page.click("#rematch-start")
+    expect(page.locator(".rematch-status .problem")).to_have_text('Cy-again\'s cut "X" is not a card.')
+    page.fill("#rematch-cut-2", "7h")
+    page.click("#rematch-start")
+    page.wait_for_url(lambda url: f"game={game_id}" not in url and "game=" in url)
+    new_id = int(page.url.split("game=")[1])
+    expect(page.locator(".scores tbody tr")).to_have_count(3)
+    new = api.get(f"/games/{new_id}")
+    assert new["players"] == [ann, bob, cy]
+    assert new["roles"] == {"box": bob, "captain": cy, "sitter": ann}  # R9: king, seven, two
+    assert new["rules"] == {"target_score": 10, "knock_limit": 7, "gin_bonus": 30, "undercut_bonus": 15}
+    assert (new["league_id"], new["hands_played"]) == (None, 0)
+
+
+def test_r11_a_rematch_of_a_league_game_gives_the_roles_and_stays_in_the_league(phones, api: Api) -> None:
+    game_id, key, (ann, bob, cy), league_id = finished_game(api, "league-again", league=True)
+    page = phones(viewport=VIEWPORT).open(f"league={league_id}&key={key}")
+    page.wait_for_selector(".standings")
+    page.goto(f"{page.url.split('#')[0]}#game={game_id}")
+    rematch = page.locator("details.rematch")
+    expect(rematch.locator(".hint").first).to_have_text(
+        "The same three players, the same rules and the same league (Club league-again)."
+    )
+    rematch.locator('button[data-how="roles"]').click()
+    assert [page.locator(f"#rematch-role-{r}").input_value() for r in ("box", "captain", "sitter")] == [
+        str(ann),
+        str(bob),
+        str(cy),  # prefilled with the roles the game began with
+    ]
+    page.select_option("#rematch-role-box", str(cy))
+    page.select_option("#rematch-role-sitter", str(ann))
+    page.click("#rematch-start")
+    page.wait_for_url(lambda url: f"game={game_id}" not in url and "game=" in url)
+    new = api.get(f"/games/{int(page.url.split('game=')[1])}")
+    assert new["roles"] == {"box": cy, "captain": bob, "sitter": ann}
+    assert new["league_id"] == league_id
