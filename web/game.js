@@ -11,7 +11,7 @@ import { handDetail } from "./detail.js";
 import { disputesPart } from "./disputes.js";
 import { rematchPart } from "./rematch.js";
 import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
-import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
+import { pageBase, shareLink } from "./share.js";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
 const POLL_MS = 2000;
@@ -197,18 +197,20 @@ export function gameScreen(root, gameId) {
   function renderShare() {
     const game = view.game;
     const key = writeKey(game);
-    const base = `${location.origin}${location.pathname}`;
+    const base = pageBase();
     const spectator = spectatorLink(game, base);
     const items = [h("h2", { id: "share-title" }, t("share.title"))];
     items.push(h("p", {}, isPrivate(game) ? t("share.spectator_private") : t("share.spectator")));
     if (spectator) {
-      items.push(h("p", {}, h("a", { href: spectator, class: "link spectator-link" }, isPrivate(game) ? t("share.spectator_link") : spectator)));
-      if (isPrivate(game)) {
-        items.push(
-          h("input", { type: "text", class: "copy", readonly: true, value: spectator, "aria-label": t("share.spectator_private") }),
-          h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(spectator, t("share.spectator_qr_label"))),
-        );
-      }
+      items.push(
+        shareLink({
+          href: spectator,
+          text: isPrivate(game) ? t("share.spectator_link") : null,
+          className: "spectator-link",
+          label: isPrivate(game) ? t("share.spectator_private") : t("share.spectator"),
+          qr: isPrivate(game) ? { summary: t("share.spectator_qr"), label: t("share.spectator_qr_label"), className: "spectator-qr" } : null,
+        }),
+      );
     } else if (key) {
       items.push(
         h("p", {}, h("button", {
@@ -234,9 +236,7 @@ export function gameScreen(root, gameId) {
       const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(key)}`;
       items.push(
         h("p", {}, t("share.scorer")),
-        h("p", {}, h("a", { href: scorer, class: "link scorer-link" }, t("share.scorer_link"))),
-        h("input", { type: "text", class: "copy", readonly: true, value: scorer, "aria-label": t("share.scorer") }),
-        h("details", { class: "qr" }, h("summary", {}, t("share.qr")), qrSvg(scorer, t("share.qr_label"))),
+        shareLink({ href: scorer, text: t("share.scorer_link"), className: "scorer-link", label: t("share.scorer"), qr: { summary: t("share.qr"), label: t("share.qr_label"), className: "scorer-qr" } }),
       );
     }
     if (!key) {
@@ -442,26 +442,6 @@ export function gameScreen(root, gameId) {
 function remember(gameId) {
   const games = store.get("games", []);
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
-}
-
-/** A link as a QR code, drawn on the phone: the key it carries never leaves it. */
-export function qrSvg(text, label) {
-  const qr = qrcode(0, "M");
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  const quiet = 4;
-  let path = "";
-  for (let row = 0; row < n; row++) {
-    for (let col = 0; col < n; col++) if (qr.isDark(row, col)) path += `M${col + quiet} ${row + quiet}h1v1h-1z`;
-  }
-  const size = n + 2 * quiet;
-  return svg(
-    "svg",
-    { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label, class: "qr-code", "shape-rendering": "crispEdges" },
-    svg("rect", { width: size, height: size, fill: "#fff" }),
-    svg("path", { d: path, fill: "#000" }),
-  );
 }
 
 function rulesLine(game) {

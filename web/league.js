@@ -2,7 +2,7 @@
 // history, and the exports.
 
 import { ApiError, api, leagueKey, shareLeagueKey } from "./api.js";
-import { qrSvg } from "./game.js";
+import { pageBase, shareLink } from "./share.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemView } from "./words.js";
@@ -120,11 +120,15 @@ function spectatorSection(leagueId, status) {
     const share = shareLeagueKey(leagueId);
     const items = [h("h3", { id: "league-share-title" }, t("share.title")), h("p", {}, t("league.spectator"))];
     if (share) {
-      const link = `${location.origin}${location.pathname}#league=${leagueId}&share=${encodeURIComponent(share)}`;
+      const link = `${pageBase()}#league=${leagueId}&share=${encodeURIComponent(share)}`;
       items.push(
-        h("p", {}, h("a", { href: link, class: "link spectator-link" }, t("share.spectator_link"))),
-        h("input", { type: "text", class: "copy", readonly: true, value: link, "aria-label": t("league.spectator") }),
-        h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(link, t("league.spectator_qr_label"))),
+        shareLink({
+          href: link,
+          text: t("share.spectator_link"),
+          className: "spectator-link",
+          label: t("league.spectator"),
+          qr: { summary: t("share.spectator_qr"), label: t("league.spectator_qr_label"), className: "spectator-qr" },
+        }),
       );
     } else if (leagueKey(leagueId)) {
       items.push(

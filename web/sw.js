@@ -21,6 +21,7 @@ const SHELL = [
   "/web/picker.js",
   "/web/queue.js",
   "/web/rematch.js",
+  "/web/share.js",
   "/web/words.js",
   "/web/vendor/qrcode-generator-2.0.4/qrcode.mjs",
   "/web/i18n/en.json",

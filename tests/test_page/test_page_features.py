@@ -255,3 +255,34 @@ def test_r11_a_rematch_of_a_league_game_gives_the_roles_and_stays_in_the_league(
     new = api.get(f"/games/{int(page.url.split('game=')[1])}")
     assert new["roles"] == {"box": cy, "captain": bob, "sitter": ann}
     assert new["league_id"] == league_id
+
+
+def test_the_scorer_and_spectator_links_copy_to_the_clipboard_and_go_to_the_share_sheet(phones, api: Api) -> None:
+    game_id, key, _ = game_with_a_hand(api, "share")
+    phone = phones(viewport=VIEWPORT)
+    phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    phone.context.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); };")
+    page = phone.open(f"game={game_id}&key={key}")
+    scorer = page.locator(".share .share-link").filter(has=page.locator(".scorer-link"))
+    href = scorer.locator(".scorer-link").get_attribute("href")
+    assert href == f"{phone.base}/#game={game_id}&key={key}"
+    scorer.locator(".copy-button").click()
+    expect(scorer.locator(".share-said")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == href
+    scorer.locator(".share-button").click()
+    assert page.evaluate("window.shared") == {"title": "ginref – the table", "url": href}
+
+    spectator = page.locator(".share .share-link").filter(has=page.locator(".spectator-link"))
+    expect(spectator.locator(".spectator-link")).to_have_text(f"{phone.base}/#game={game_id}")
+    spectator.locator(".copy-button").click()
+    expect(spectator.locator(".share-said")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{phone.base}/#game={game_id}"
+
+
+def test_a_browser_without_the_web_share_api_offers_copy_alone(phones, api: Api) -> None:
+    game_id, key, _ = game_with_a_hand(api, "noshare")
+    phone = phones(viewport=VIEWPORT)
+    phone.context.add_init_script("delete Navigator.prototype.share;")
+    page = phone.open(f"game={game_id}&key={key}")
+    expect(page.locator(".share .copy-button")).to_have_count(2)  # the spectator link, the scorer link
+    expect(page.locator(".share .share-button")).to_have_count(0)
