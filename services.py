@@ -21,7 +21,7 @@ from models.disputes import Dispute, compare
 from models.events import add_event
 from models.game import GameRow, Recorded, record_hand
 from models.league import PUBLIC
-from models.revisions import add_revision
+from models.revisions import add_revision, latest_revision
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 
 
@@ -173,6 +173,7 @@ def open_dispute(game: Game, hand: Hand, by: str, claim: str, judged: Judged, *,
     dispute = Dispute(
         game_id=game.id,
         number=hand.number,
+        revision=latest_revision(game.id, hand.number),
         by=by,
         claim=claim,
         mode=judged.mode,
@@ -187,7 +188,7 @@ def open_dispute(game: Game, hand: Hand, by: str, claim: str, judged: Judged, *,
     )
     db.session.add(dispute)
     db.session.flush()
-    game.version += 1
+    game.version += 1  # the feed's and the read's; the hands' stays (GameView.guards)
     add_event(game.id, game.version, "dispute_opened", hand.number)
     return dispute
 

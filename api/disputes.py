@@ -10,11 +10,12 @@ from flask import g
 import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
-from api.errors import conflict, invalid, not_found
+from api.errors import conflict, invalid, not_found, stale_dispute
 from api.games import load_game
 from api.judging import Judged, judge_cards
 from models import Dispute, Game, Hand, db
 from models.disputes import disputes_of
+from models.revisions import latest_revision
 from schemas.disputes import DisputeArgsSchema, DisputeInSchema, DisputeListSchema, DisputeSchema, ResolutionInSchema
 from schemas.hands import HandInSchema
 
@@ -100,8 +101,12 @@ def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id:
     if dispute.status != "open":
         raise conflict(f"dispute {dispute_id} is already resolved ({dispute.status})")
     hand = _standing(game, number)
-    if data["decision"] == "upheld" and hand is None:
-        raise conflict(f"hand {number} was undone: there is no hand to correct", rule="R26")
+    if data["decision"] == "upheld":
+        if hand is None:
+            raise conflict(f"hand {number} was undone: there is no hand to correct", rule="R26")
+        now = latest_revision(game_id, number)
+        if now != dispute.revision:
+            raise stale_dispute(dispute, now)
     services.resolve_dispute(game, dispute, data["decision"], data.get("reason"), hand=hand, key_id=g.credential.id)
     return dispute, {"ETag": game.etag}
 

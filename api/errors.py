@@ -28,6 +28,8 @@ INVALID_CONTENT = TYPE_BASE + "invalid-content"
 MALFORMED_JSON = TYPE_BASE + "malformed-json"
 NOT_FOUND = TYPE_BASE + "not-found"
 CONFLICT = TYPE_BASE + "conflict"
+SEATING_MOVED = TYPE_BASE + "seating-moved"
+STALE_DISPUTE = TYPE_BASE + "stale-dispute"
 TOO_LARGE = TYPE_BASE + "too-large"
 URI_TOO_LONG = TYPE_BASE + "uri-too-long"
 UNAUTHORIZED = TYPE_BASE + "unauthorized"
@@ -65,6 +67,10 @@ class ProblemSchema(Schema):
     offending = fields.Raw(metadata={"description": "The offending value"})
     legal_arrangement = fields.Raw(metadata={"description": "R14: a legal arrangement, if any"})
     hands = fields.List(fields.Integer(), metadata={"description": "R26: hands a correction would strand"})
+    seating = fields.Dict(metadata={"description": "R11 (seating-moved): who sits where now (or played that hand)"})
+    given = fields.Dict(metadata={"description": "seating-moved: the seating the hand named"})
+    revision = fields.Integer(metadata={"description": "stale-dispute: the hand's revision disputed"})
+    current_revision = fields.Integer(metadata={"description": "stale-dispute: the hand's revision now"})
     game = fields.Dict(metadata={"description": "412: the game as it is now"})
     players = fields.List(fields.Raw(), metadata={"description": "R9: players who must cut again"})
     deadwood = fields.Integer(metadata={"description": "R14: the deadwood count judged"})
@@ -105,6 +111,34 @@ def invalid(field: str, message: str, **members: Any) -> Problem:
 
 def conflict(detail: str, **members: Any) -> Problem:
     return Problem(409, detail, type=CONFLICT, **members)
+
+
+def seating_moved(given: dict[str, int], seating: dict[str, int], *, number: int | None = None) -> Problem:
+    """A 409: the hand names players in seats they no longer hold (R11), or
+    (``number``, a correction) not the seats that hand was played in."""
+    where = ", ".join(f"{role} {seating[role]}" for role in ("box", "captain", "sitter"))
+    named = ", ".join(f"{role} {player}" for role, player in given.items())
+    detail = (
+        f"hand {number} was played by {where}, not {named} (R26: a correction keeps its seating)"
+        if number is not None
+        else f"the seating has moved on (R11): now {where}, not {named}; say again who knocked"
+    )
+    return Problem(
+        409, detail, type=SEATING_MOVED, rule="R26" if number is not None else "R11", seating=seating, given=given
+    )
+
+
+def stale_dispute(dispute: Any, revision: int | None) -> Problem:
+    """A 409: the dispute is of a version of its hand that no longer stands."""
+    return Problem(
+        409,
+        f"dispute {dispute.id} is of revision {dispute.revision} of hand {dispute.number}, which is now at "
+        f"revision {revision}: the hand was corrected, undone or replaced since; open a dispute of it as it is now",
+        type=STALE_DISPUTE,
+        rule="R26",
+        revision=dispute.revision,
+        current_revision=revision,
+    )
 
 
 def problem_response(

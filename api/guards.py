@@ -190,7 +190,9 @@ def _resolve(guard: WriteGuard, access: Access, req: Request) -> None:
 
 def _check_if_match(game: GameView, req: Request) -> None:
     """RFC 9110: If-Match compares strongly (a weak tag never matches), and
-    ``*`` matches the game that is there."""
+    ``*`` matches the game that is there. A tag from before a change that
+    left the hands and rules as they were (a dispute opened or rejected)
+    still matches: the write it guards would find the same hands."""
     current = game.etag
     if not req.headers.get("If-Match"):
         raise Problem(
@@ -200,10 +202,10 @@ def _check_if_match(game: GameView, req: Request) -> None:
             headers={"ETag": current},
         )
     given = req.if_match
-    if not (given.star_tag or given.contains(current.strip('"'))):
+    if not (given.star_tag or any(game.guards(tag) for tag in given.as_set())):
         raise Problem(
             412,
-            f"the game has changed: its ETag is now {current} (a weak W/ tag never matches)",
+            f"the game's hands or rules have changed: its ETag is now {current} (a weak W/ tag never matches)",
             type=PRECONDITION_FAILED,
             headers={"ETag": current},
             game=GameSchema().dump(game),

@@ -9,13 +9,14 @@ import services
 from api.body import Blueprint
 from api.context import request_g
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
-from api.errors import conflict, not_found
+from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
 from api.judging import judge_input
 from api.shapes import HandInGame
 from models import Game, Hand, db
 from models.game import GameRow, StaleGameError
 from models.revisions import revisions_of
+from referee import Roles
 from schemas.hands import (
     HandCorrectionSchema,
     HandInSchema,
@@ -30,6 +31,23 @@ blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands", descr
 
 def _find(game: Game, number: int) -> Hand | None:
     return next((h for h in game.hands if h.number == number), None)
+
+
+def _check_seating(
+    given: dict[str, int] | None, seating: Roles | None, players: list[int], *, number: int | None = None
+) -> None:
+    """A hand that names its players is recorded only in their seats (R11):
+    those of the next hand, or (``number``) those that hand was played in."""
+    if given is None or seating is None:  # none named; a finished game refuses the hand itself (R20)
+        return
+    for role, player in given.items():
+        if player not in players:
+            raise invalid(f"seating.{role}", f"player {player} does not play in this game", offending=player)
+    if len(set(given.values())) < len(given):
+        raise invalid("seating", "one player named in two seats", offending=given)
+    now = {role: int(player) for role, player in seating.as_dict().items()}
+    if any(now[role] != player for role, player in given.items()):
+        raise seating_moved(given, now, number=number)
 
 
 @blp.route("")
@@ -51,6 +69,7 @@ class Hands(MethodView):
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         guarded = request_g()
         game: GameRow = guarded.locked_game  # read and locked by the guard, with the key and If-Match
+        _check_seating(data.pop("seating", None), game.next_roles, game.players)
         judged = judge_input(data, game.rule_options)
         try:
             recorded = services.record_next_hand(game, judged, by=guarded.credential.id)
@@ -87,6 +106,7 @@ class HandByNumber(MethodView):
         if hand is None:
             raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
         reason = data.pop("reason", None)
+        _check_seating(data.pop("seating", None), hand.seating, game.players, number=number)
         services.correct_hand(game, hand, judge_input(data, game.rule_options), by=g.credential.id, reason=reason)
         return HandInGame(hand, game), {"ETag": game.etag}
 

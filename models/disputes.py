@@ -38,6 +38,8 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)  # the hand disputed
+    # the hand's revision disputed (None: a dispute from before disputes kept it, with no revision before it)
+    revision: Mapped[int | None] = mapped_column(Integer, nullable=True)
     by: Mapped[str] = mapped_column(String(10))  # box, captain or sitter (R8: the sitter may advise)
     claim: Mapped[str] = mapped_column(String(MAX_CLAIM))
     mode: Mapped[str] = mapped_column(String(10))

@@ -8,6 +8,7 @@ kept on the game row in the same transaction as every change to its hands.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +33,9 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
 
+_ETAG = re.compile(r"g(?P<game>[0-9]{1,10})v(?P<version>[0-9]{1,10})")
+
+
 class GameView:
     """What a game row says, for a :class:`Game` and a :class:`GameRow` alike."""
 
@@ -52,6 +56,7 @@ class GameView:
         hands_played: int
         out_of_turn: list[int]
         version: int
+        hands_version: int
         visibility: str | None
 
     @property
@@ -74,6 +79,19 @@ class GameView:
     @property
     def etag(self) -> str:
         return f'"g{self.id}v{self.version}"'
+
+    def guards(self, tag: str) -> bool:
+        """Whether an ETag of this game still guards a write to its hands or
+        rules: it names a version at or after the last change to them (a
+        dispute opened or rejected, or the visibility changed, moves the
+        version and the read's ETag, not what a hand's write is checked
+        against)."""
+        match = _ETAG.fullmatch(tag)
+        return (
+            match is not None
+            and int(match["game"]) == self.id
+            and self.hands_version <= int(match["version"]) <= self.version
+        )
 
     def state(self) -> GameState:
         """The stored state (what :func:`referee.replay` of the hands gave)."""
@@ -114,6 +132,9 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     out_of_turn: Mapped[list[int]] = mapped_column(JSON, default=list)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    # The version of the last change to the hands or the rules: what If-Match
+    # on a write to them is checked against (GameView.guards).
+    hands_version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True, index=True)
     played_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
@@ -133,6 +154,7 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
         for name, value in state_columns(state).items():
             setattr(self, name, value)
         self.version = (self.version or 0) + 1
+        self.hands_version = self.version
 
     def apply(self, state: GameState) -> None:
         """Store a full replay: the state on the game, the running scores and
@@ -299,7 +321,7 @@ def record_hand(
         seating_follows=state.hands_played not in state.out_of_turn,
         recorded_at=now(),
     )
-    after = game.replace(**state_columns(state), version=game.version + 1)
+    after = game.replace(**state_columns(state), version=game.version + 1, hands_version=game.version + 1)
     _INSERT_HAND.execute(
         {
             **result,
@@ -320,6 +342,7 @@ def record_hand(
             "game_id": game.id,
             "old_version": game.version,
             "new_version": after.version,
+            "new_hands_version": after.version,
         },
     )
     if changed != 1:
@@ -428,7 +451,7 @@ _UPDATE_GAME = DriverStatement(
     .values(
         {
             name: bindparam("new_" + name)
-            for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "version")
+            for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "version", "hands_version")
         }
     )
 )

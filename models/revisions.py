@@ -135,6 +135,17 @@ def has_revisions(game_id: int) -> bool:
     return found is not None
 
 
+_LATEST = select(func.max(_REVISIONS.c.revision)).where(
+    _REVISIONS.c.game_id == bindparam("game_id"), _REVISIONS.c.number == bindparam("number")
+)
+
+
+def latest_revision(game_id: int, number: int) -> int | None:
+    """The number of the last revision of hand ``number`` (None: it has none)."""
+    value: int | None = db.session.execute(_LATEST, {"game_id": game_id, "number": number}).scalar()
+    return value
+
+
 def revisions_of(game_id: int, number: int) -> list[HandRevision]:
     """Every version of hand ``number`` of the game, oldest first."""
     return list(db.session.scalars(_OF_HAND, {"game_id": game_id, "number": number}))

@@ -441,6 +441,7 @@ def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: date
         "first_captain": first["captain"],
         "first_sitter": first["sitter"],
         "version": 1,
+        "hands_version": 1,
         "created_at": now,
         "league_id": league_id,
         "played_at": game.played_at,
@@ -464,7 +465,7 @@ def _hand_row(
 
 def _dispute_ids(connection: Any, games: list[ImportedGame], game_ids: Sequence[int]) -> dict[tuple[int, int], int]:
     """Insert the disputes of a batch of games: (game id, document id) -> new id."""
-    rows = [(game_id, d) for game, game_id in zip(games, game_ids, strict=True) for d in game.disputes]
+    rows = [(game, game_id, d) for game, game_id in zip(games, game_ids, strict=True) for d in game.disputes]
     if not rows:
         return {}
     new = (
@@ -474,18 +475,26 @@ def _dispute_ids(connection: Any, games: list[ImportedGame], game_ids: Sequence[
                 {
                     "game_id": game_id,
                     **{name: getattr(d, name) for name in DISPUTE_FIELDS},
+                    "revision": _disputed_revision(game, d),
                     "opened_at": d.opened_at,
                     "opened_key_id": None,
                     "resolved_at": d.resolved_at,
                     "resolved_key_id": None,
                 }
-                for game_id, d in rows
+                for game, game_id, d in rows
             ],
         )
         .scalars()
         .all()
     )
-    return {(game_id, d.id): n for (game_id, d), n in zip(rows, new, strict=True)}
+    return {(game_id, d.id): n for (_, game_id, d), n in zip(rows, new, strict=True)}
+
+
+def _disputed_revision(game: ImportedGame, dispute: ImportedDispute) -> int | None:
+    """The revision of its hand that stood when the dispute was opened (a
+    document keeps no more than when each was made)."""
+    made = [r.revision for r in game.revisions or () if r.number == dispute.number and r.made_at <= dispute.opened_at]
+    return max(made, default=None)
 
 
 def _revision_row(

@@ -66,6 +66,14 @@ class DisputeSchema(Schema):
     id = fields.Integer(required=True)
     game_id = fields.Integer(required=True)
     hand = fields.Integer(required=True, attribute="number", metadata={"description": "The hand's number"})
+    revision = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The hand's revision disputed (its /revisions): upholding the dispute once the hand has "
+            "another (corrected, undone or replaced) is a 409"
+        },
+    )
     by = fields.String(required=True, metadata={"enum": list(ROLES)})
     claim = fields.String(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})

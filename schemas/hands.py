@@ -21,6 +21,7 @@ from schemas.fields import (
     dump_int,
     dump_text,
     dumps_one_whole,
+    id_field,
 )
 from schemas.rulings import Dumped, RulingSchema, explained
 
@@ -149,10 +150,11 @@ _COUNT_FIELDS = ("knocker_deadwood_count", "defender_deadwood_count")
 
 
 # the three forms of a hand: (title, required members, how many members at most)
+# (each may add the ``seating`` it was played in)
 _FORMS: list[dict[str, Any]] = [
-    {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 3},
-    {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 3},
-    {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 1},
+    {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 4},
+    {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 4},
+    {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 2},
 ]
 
 
@@ -267,10 +269,23 @@ def _load_input(value: Any) -> dict[str, Any]:
     raise _NotCommon
 
 
+class HandSeatingInSchema(Schema):
+    """Who played the hand: the player in the box and the captain (R7), and
+    the sitter if the client knows him."""
+
+    box = id_field(required=True, metadata={"example": 2})
+    captain = id_field(required=True, metadata={"example": 3})
+    sitter = id_field(metadata={"example": 1})
+
+
+_SEATING = HandSeatingInSchema()
+
+
 class HandInSchema(Schema):
     """One of: cards (`knocker`, `knocker_hand`, `defender_hand`); counts
     (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
-    `{"outcome": "draw"}` (R12)."""
+    `{"outcome": "draw"}` (R12). Any of them may name the `seating` it was
+    played in: the hand is refused (409) when the game's has moved on."""
 
     class Meta:  # keywords of the whole body, as for GameInSchema
         json_schema = {"oneOf": _FORMS}
@@ -292,6 +307,13 @@ class HandInSchema(Schema):
         strict=True, metadata={"description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100}
     )
     outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})
+    seating = fields.Nested(
+        HandSeatingInSchema,
+        metadata={
+            "description": "The players the hand was played by (R11): when the game's seating has moved on "
+            "(or, for a correction, the hand was played by others), a 409 naming who sits where, and nothing recorded"
+        },
+    )
 
     @validates_schema
     def _one_mode(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -330,9 +352,15 @@ class HandInSchema(Schema):
             and self.only is None
             and not self.exclude
         ):
-            loaded = hand_input_at_once(data)
-            if loaded is not None:
+            seated = type(data) is dict and "seating" in data
+            loaded = hand_input_at_once({k: v for k, v in data.items() if k != "seating"} if seated else data)
+            if loaded is not None and not seated:
                 return loaded
+            if loaded is not None:
+                try:
+                    return {**loaded, "seating": _SEATING.load(data["seating"])}
+                except ValidationError:
+                    pass  # the fields below name it, with its path
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
 

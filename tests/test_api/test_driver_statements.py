@@ -368,6 +368,7 @@ def test_a_plans_parameters_are_those_construct_params_gives_processed(app: Flas
                 "game_id": 1,
                 "old_version": 2,
                 "new_version": 3,
+                "new_hands_version": 3,
                 "new_scores": {"1": 30},
                 "new_roles": {"box": 1, "captain": 2, "sitter": 3},
                 "new_winner": None,
