@@ -4,7 +4,7 @@
 // shows both rulings side by side: as recorded, and the referee's on the
 // dispute's cards.
 
-import { ApiError, api, writeKey } from "./api.js";
+import { ApiError, api, problemKind, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { defenderOf, explanationView } from "./detail.js";
@@ -32,14 +32,14 @@ export function disputesPart(section, ctx) {
     section.hidden = !formFor && disputes.length === 0;
   }
 
-  async function refresh() {
+  async function refresh({ quiet = false } = {}) {
     try {
       disputes = await api.disputes(ctx.game().id);
     } catch (error) {
-      if (!section.hidden) say(problemView(error instanceof ApiError ? error : { network: true }));
+      if (!section.hidden && !quiet) say(problemView(error instanceof ApiError ? error : { network: true }));
       return;
     }
-    const json = JSON.stringify(disputes);
+    const json = JSON.stringify([disputes, ctx.hands().map((hand) => [hand.number, hand.recorded_at, hand.corrected_at])]);
     if (json !== shown) {
       shown = json;
       drawList();
@@ -140,8 +140,8 @@ export function disputesPart(section, ctx) {
   /** Recorded and disputed, field by field: the names of the scorers, the points, the deadwood. */
   function compare(d) {
     const hand = handOf(d.hand);
-    // the hand's own deadwood is the recorded one while the hand is as it was when disputed
-    const asDisputed = hand && (!hand.corrected_at || hand.corrected_at <= d.opened_at);
+    // the hand's own deadwood is the recorded one while the hand is as it was when disputed (not corrected, nor undone and replaced)
+    const asDisputed = hand && hand.recorded_at <= d.opened_at && (!hand.corrected_at || hand.corrected_at <= d.opened_at);
     const recordedKnocker = asDisputed ? hand.knocker : d.knocker;
     const seating = hand ? hand.seating : null;
     const scorerName = (scorer, knocker) => {
@@ -200,13 +200,14 @@ export function disputesPart(section, ctx) {
       await ctx.changed();
       await refresh();
     } catch (error) {
-      const extra = error instanceof ApiError && error.problem && /stale-dispute$/.test(error.problem.type || "")
-        ? h("p", {}, t("dispute.stale", { number: d.hand }))
-        : null;
+      const kind = error instanceof ApiError ? problemKind(error.problem) : null;
+      let extra = null;
+      if (kind === "stale-dispute") extra = h("p", {}, t("dispute.stale", { number: d.hand }));
+      else if (kind === "conflict") extra = h("p", {}, t("dispute.already_resolved", { number: d.hand }));
       say(problemView(error instanceof ApiError ? error : { network: true }, extra));
       try {
         if (error instanceof ApiError && error.status === 412) await ctx.changed(); // another phone wrote first
-        await refresh();
+        await refresh({ quiet: true }); // the problem stays the line shown
       } catch {
         // no signal: the game's next turn reads it again
       }

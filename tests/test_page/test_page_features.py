@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import requests
 from playwright.sync_api import Locator, expect
 
 from tests.test_page.conftest import Api, shot
@@ -141,7 +142,8 @@ def test_a_dispute_rejected_leaves_the_hand_and_a_stale_phones_uphold_is_told_in
 
     page.click("li.dispute .uphold")
     problem = page.locator(".dispute-status .problem")
-    expect(problem.locator(".problem-words")).to_have_text("Another phone recorded first: the game has been reloaded.")
+    expect(problem.locator(".problem-words")).to_have_text("This cannot be done in the game as it is now.")
+    expect(problem.locator("p").nth(1)).to_have_text("Another phone has already resolved this dispute of hand 1.")
     expect(problem.locator(".problem-detail")).to_be_hidden()  # the API's English, behind "Details"
     problem.locator("summary").click()
     expect(problem.locator(".problem-detail")).to_be_visible()
@@ -286,3 +288,41 @@ def test_a_browser_without_the_web_share_api_offers_copy_alone(phones, api: Api)
     page = phone.open(f"game={game_id}&key={key}")
     expect(page.locator(".share .copy-button")).to_have_count(2)  # the spectator link, the scorer link
     expect(page.locator(".share .share-button")).to_have_count(0)
+
+
+def test_r26_a_dispute_of_a_hand_undone_and_replaced_since_is_stale_and_can_only_be_rejected(phones, api: Api) -> None:
+    game_id, key, (ann, bob, cy) = game_with_a_hand(api, "stale")
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    page.click('li.hand[data-number="1"] .dispute-hand')
+    page.select_option("#dispute-by", "captain")
+    page.fill("#dispute-claim", "I held the nine of spades.")
+    page.check("#dispute-with-cards")
+    tap_in(page.locator(".dispute-form"), "k", KNOCKER + " " + DEFENDER_AS_SAID)
+    page.click("#dispute-send")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "open")
+    [opened] = api.get(f"/games/{game_id}/disputes")["items"]
+    assert opened["revision"] == 1
+
+    # meanwhile another phone undoes hand 1 and records another in its place: Bob (captain) knocks, 2 against 9
+    etag = api.get_etag(f"/games/{game_id}")
+    gone = requests.delete(
+        f"{api.base}/games/{game_id}/hands/1", headers={"Authorization": f"Bearer {key}", "If-Match": etag}, timeout=10
+    )
+    assert gone.status_code == 204
+    etag = api.get_etag(f"/games/{game_id}")
+    body = {"knocker": "captain", "knocker_deadwood_count": 2, "defender_deadwood_count": 9}
+    api.post(f"/games/{game_id}/hands", body, key=key, **{"If-Match": etag})
+    expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-points", "7")
+    expect(page.locator("li.dispute tr[data-field=knocker_deadwood] td.recorded")).to_have_text("–")
+
+    page.click("li.dispute .uphold")
+    problem = page.locator(".dispute-status .problem")
+    expect(problem.locator(".problem-words")).to_have_text(
+        "The hand has changed since this dispute was opened (corrected, undone or replaced): "
+        "the dispute can no longer be upheld, only rejected (R26)."
+    )
+    expect(problem.locator("p").nth(1)).to_have_text("Hand 1 is no longer the hand that was disputed.")
+    assert api.get(f"/games/{game_id}")["scores"][str(bob)] == 7  # nothing changed
+    page.click("li.dispute .reject")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "rejected")
+    assert api.get(f"/games/{game_id}")["scores"] == {str(ann): 0, str(bob): 7, str(cy): 0}
