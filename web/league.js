@@ -3,6 +3,7 @@
 
 import { ApiError, api, leagueKey, shareLeagueKey } from "./api.js";
 import { pageBase, shareLink } from "./share.js";
+import { membersSection, newLeagueForm } from "./leagues-new.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemView } from "./words.js";
@@ -19,7 +20,7 @@ const fmt = (v) => (v === null || v === undefined ? "–" : typeof v === "number
 function table(items, leagueId) {
   return h(
     "div",
-    { class: "wide" },
+    { class: "wide", tabindex: 0, role: "region", "aria-label": t("league.standings") }, // scrolled sideways by keyboard too
     h(
       "table",
       { class: "standings" },
@@ -52,6 +53,7 @@ export async function leagueScreen(root, params) {
         leagues.length
           ? h("ul", { class: "leagues" }, leagues.map((l) => h("li", {}, h("a", { href: `#league=${l.id}`, class: "link" }, l.name))))
           : h("p", {}, t("league.none")),
+        newLeagueForm(),
       );
       return;
     }
@@ -100,6 +102,7 @@ export async function leagueScreen(root, params) {
         },
       }, t("league.compare")),
       h2h,
+      leagueKey(leagueId) ? membersSection(league, names) : null,
       league.visibility === "private" ? spectatorSection(leagueId, status) : null,
       h("h3", {}, t("league.exports")),
       h("p", {}, exportLink(leagueId, "json", urls.json, status), " · ", exportLink(leagueId, "csv", urls.csv, status)),

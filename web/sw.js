@@ -18,6 +18,7 @@ const SHELL = [
   "/web/i18n.js",
   "/web/knock.js",
   "/web/league.js",
+  "/web/leagues-new.js",
   "/web/picker.js",
   "/web/queue.js",
   "/web/rematch.js",

@@ -326,3 +326,82 @@ def test_r26_a_dispute_of_a_hand_undone_and_replaced_since_is_stale_and_can_only
     page.click("li.dispute .reject")
     expect(page.locator("li.dispute")).to_have_attribute("data-status", "rejected")
     assert api.get(f"/games/{game_id}")["scores"] == {str(ann): 0, str(bob): 7, str(cy): 0}
+
+
+def test_a_private_league_made_on_the_page_shows_its_key_once_keeps_it_on_the_phone_and_adds_members(
+    phones, api: Api
+) -> None:
+    ann, bob, cy, dee = (api.player(f"{n}-made") for n in ("Ann", "Bob", "Cy", "Dee"))
+    phone = phones(viewport=VIEWPORT)
+    phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = phone.open("league")
+    page.click("#create-league")
+    expect(page.locator(".league-new-status .problem")).to_have_text("Give the league a name.")
+    page.fill("#league-name", "Thursday club")
+    for pid in (ann, bob, cy):
+        page.check(f'.members-choice input[data-player="{pid}"]')
+    page.check("#league-private")
+    page.click("#create-league")
+    expect(page.locator(".league-created .created")).to_have_text("League Thursday club created.")
+    key = page.locator("input.league-key").input_value()
+    league_id = int((page.locator(".open-league").get_attribute("href") or "").split("=")[1])
+    r = requests.get(f"{api.base}/leagues/{league_id}", headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert (r.status_code, r.json()["visibility"], r.json()["members"]) == (200, "private", [ann, bob, cy])
+    assert requests.get(f"{api.base}/leagues/{league_id}", timeout=10).status_code == 404  # private
+    assert page.evaluate(f"localStorage.getItem('ginref.key.league.{league_id}')") == f'"{key}"'
+    page.locator(".league-created .copy-button").click()
+    expect(page.locator(".league-created .share-said")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == key
+
+    page.click(".open-league")
+    page.wait_for_selector(".standings")
+    expect(page.locator(".member-names")).to_have_text("Members: Ann-made, Bob-made, Cy-made")
+    page.select_option("#add-member", str(dee))
+    page.click("#add-member-button")
+    expect(page.locator(".members-status")).to_have_text("Added: Dee-made.")
+    expect(page.locator(".member-names")).to_have_text("Members: Ann-made, Bob-made, Cy-made, Dee-made")
+    r = requests.get(f"{api.base}/leagues/{league_id}", headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert r.json()["members"] == [ann, bob, cy, dee]
+    assert [u for u in phone.requests if key in u] == []  # the key travels in no address
+    assert key not in page.url
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_the_rematch_and_new_league_screens_fit_a_phone_in_each_language_and_axe_finds_nothing_serious(
+    phones, api: Api, lang: str
+) -> None:
+    game_id, key, _, _ = finished_game(api, f"screens-{lang}")
+    page = phones(locale=LOCALES[lang], viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    screens: dict[str, list[Any]] = {}
+    page.locator("details.rematch").scroll_into_view_if_needed()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["rematch"] = serious(page)
+    shot(page, f"{lang}-features-4-rematch")
+    page.locator("details.rematch button[data-how=roles]").click()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["rematch-roles"] = serious(page)
+
+    page.goto(f"{page.url.split('#')[0]}#league")
+    page.wait_for_selector(".members-choice input")
+    page.locator(".league-new").scroll_into_view_if_needed()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["new-league"] = serious(page)
+    shot(page, f"{lang}-features-5-new-league")
+    page.fill("#league-name", f"Club {lang}")
+    page.click("#create-league")
+    page.wait_for_selector(".league-created")
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["league-created"] = serious(page)
+    shot(page, f"{lang}-features-6-league-created")
+    page.click(".open-league")
+    page.wait_for_selector(".members #add-member option", state="attached")
+    page.locator(".members").scroll_into_view_if_needed()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["members"] = serious(page)
+    shot(page, f"{lang}-features-7-add-members")
+    assert screens == {name: [] for name in screens}
