@@ -1,7 +1,9 @@
-# ginref: `make serve` runs the API on SQLite, `make test` runs every test.
+# ginref: `make serve` runs the table page and the API on SQLite at http://127.0.0.1:5000 (HOST, PORT),
+# `make test` runs the quick tier (every test not marked slow), `make check` every test and the linters.
 PYTHON ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
+# make serve listens on HOST:PORT, e.g. `PORT=8080 make serve`.
 PORT ?= 5000
 # HOST=0.0.0.0 listens on the LAN, so that the phones at the table can open the page.
 HOST ?= 127.0.0.1
@@ -18,31 +20,36 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# Flask's development server on SQLite (instance/ginref.sqlite3), its schema created or upgraded first.
 serve: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
 	@$(BIN)/flask --app app address $(HOST):$(PORT)
-	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+	FLASK_LISTEN=$(HOST):$(PORT) $(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn with several workers; DATABASE_URL for PostgreSQL and
 # FLASK_RATELIMIT_STORAGE_URI=redis://... so that the workers share rate limits.
 serve-prod: $(BIN)/.installed
 	$(BIN)/flask --app app init-db
 	@$(BIN)/flask --app app address "$${GINREF_BIND:-127.0.0.1:8000}"
-	$(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
+	FLASK_LISTEN="$${GINREF_BIND:-127.0.0.1:8000}" $(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 
 # The quick tier: everything but the tests marked slow (long property and fuzz
 # runs, live servers), which `make test-slow`, `make check` and CI run.
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 	@$(BROWSER_CHECK)
-	@echo "make test: the slow tier (live servers, long property and fuzz runs) was not run: make test-slow or make check"
+	@echo "make test: the quick tier ran; the slow tier (live servers, long property and fuzz runs, the browser tests beyond the smoke test) was not run: make test-slow or make check"
 
+# The slow tier: the tests marked slow (live gunicorn servers, long property and fuzz runs,
+# the browser tests of the page beyond tests/test_page/test_page_smoke.py).
 test-slow: $(BIN)/.installed
 	$(BIN)/python -m pytest -n 2 -q -m slow
 	@$(BROWSER_CHECK)
 
+# Every test (both tiers), then the linters, as CI does.
 check: test test-slow lint
 
+# ruff (check and format), mypy, and mypy --strict on the referee.
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -56,12 +63,15 @@ FUZZ_EXAMPLES ?= 100
 fuzz-live: $(BIN)/.installed
 	$(BIN)/python tests/fuzz_live.py $(FUZZ_EXAMPLES)
 
+# Rewrite openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).
 openapi: $(BIN)/.installed
 	$(BIN)/flask --app app openapi write --format=yaml openapi.yaml
 
+# The referee benchmarks (bench/run.py), with their own requirements.
 bench: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
 	$(BIN)/python bench/run.py
 
+# Remove the virtualenv and the SQLite databases in instance/.
 clean:
 	rm -rf $(VENV) instance/*.sqlite3

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import socket
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +29,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api import idempotency, register_blueprints
+from api.addresses import page_addresses
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
 from api.context import current_request, request_g
 from api.errors import (
@@ -158,6 +158,8 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_KEY_PREFIX="ginref",
         EVENTS_POLL_INTERVAL=0.1,  # seconds between the reads of the versions of games being waited on
+        LISTEN=None,  # host:port the server listens on (the Makefile sets FLASK_LISTEN): GET /api/v1/addresses
+        PAGE_ADDRESSES=None,  # or the page's URLs for other phones, e.g. FLASK_PAGE_ADDRESSES='["https://gin.example/"]'
         CORS_ORIGINS="*",  # or a list, e.g. FLASK_CORS_ORIGINS='["https://club.example"]'
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
@@ -426,38 +428,6 @@ def init_events(app: Flask) -> None:
     games being waited on)."""
     with app.app_context():
         app.extensions["version_watch"] = VersionWatch(db.engine, float(app.config["EVENTS_POLL_INTERVAL"]))
-
-
-def lan_address() -> str | None:
-    """This machine's address on its network (the interface of its default
-    route), or None without one. Connecting a UDP socket sends nothing."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never reached
-            address = str(s.getsockname()[0])
-        except OSError:
-            return None
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
-
-
-def page_addresses(bind: str) -> list[str]:
-    """What to open for the table page, given where the server listens
-    (``host:port``): a phone on the same network needs the LAN address.
-
-    >>> page_addresses("127.0.0.1:5000")[0]
-    'http://127.0.0.1:5000/ (this machine only: HOST=0.0.0.0 make serve for the phones at the table)'
-    """
-    host, _, port = bind.rpartition(":")
-    host = host.strip("[]") or "0.0.0.0"
-    if host in ("127.0.0.1", "localhost", "::1"):
-        return [f"http://{host}:{port}/ (this machine only: HOST=0.0.0.0 make serve for the phones at the table)"]
-    if host in ("0.0.0.0", "::"):
-        lan = lan_address()
-        here = [f"http://127.0.0.1:{port}/ (this machine)"]
-        if lan is None:
-            return [*here, "no network found: connect this machine to the table's Wi-Fi"]
-        return [f"http://{lan}:{port}/ (phones on the same Wi-Fi open this)", *here]
-    return [f"http://{host}:{port}/"]
 
 
 #: The table page (web/): static files only, a client of /api/v1 like any other.

@@ -9,7 +9,7 @@ from sqlalchemy import select
 import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
-from api.errors import conflict, invalid, not_found
+from api.errors import FORBIDDEN, Problem, conflict, invalid, not_found
 from api.guards import unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
@@ -17,6 +17,7 @@ from models.events import VersionWatch, events_after
 from models.game import GameRow
 from models.league import PUBLIC
 from models.revisions import has_revisions
+from models.security import issue_scorer_key as scorer_key
 from models.security import rotate_key
 from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
@@ -151,6 +152,20 @@ def rotate_game_key(game_id: int) -> dict[str, Any]:
     if game.league_id is not None:
         raise conflict("a game in a league is written with the league's key; rotate that one")
     return {"key": rotate_key(game_id=game.id, by=g.credential.id)}
+
+
+@blp.route("/<id:game_id>/scorer-key", methods=["POST"])
+@blp.response(201, KeySchema)
+@keyed_write(blp, scope="game")
+def issue_scorer_key(game_id: int) -> dict[str, Any]:
+    """Issue a scorer key to a game in a league, shown once: it records, corrects and undoes that game's hands
+    and reads it, nothing else; so a scorer link never carries the league's key. The league's rotation revokes it."""
+    game = load_game(game_id, lock=True)
+    if game.league_id is None:
+        raise conflict("a game outside a league has its own key: that one is its scorer key")
+    if g.credential.league_id != game.league_id:
+        raise Problem(403, f"a scorer key is issued with the key of league {game.league_id}", type=FORBIDDEN)
+    return {"key": scorer_key(game.id)}
 
 
 @blp.route("/<id:game_id>/events", methods=["GET"])

@@ -120,8 +120,7 @@ def _credential(
     if row.revoked_at is not None:
         access.revoked = row
         raise _unauthorized("this key was revoked (rotated)", "invalid_token")
-    allowed = row.league_id == league_id if league_id is not None else row.game_id == game_id
-    if not allowed:
+    if not row.gives(league_id=league_id, game_id=game_id):
         what = f"league {league_id}" if league_id is not None else f"game {game_id}"
         raise Problem(403, f"this key does not give access to {what}", type=FORBIDDEN)
     if row.kind != WRITE:

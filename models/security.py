@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, select, update
+from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, or_, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import DriverStatement, UTCDateTime, db, now
@@ -75,11 +75,16 @@ class KeyRow:
     kind: str
 
     def reads(self, *, league_id: int | None, game_id: int | None) -> bool:
-        """Whether this key, unless revoked, is one of the league's (for a
-        game in a league) or of the game's own."""
-        if self.revoked_at is not None:
-            return False
-        return self.league_id == league_id if league_id is not None else self.game_id == game_id
+        """Whether this key, unless revoked, is one of the league's (for the
+        league, or a game in it) or one of the game's own (a game outside a
+        league, or a league game's scorer key)."""
+        return self.revoked_at is None and self.gives(league_id=league_id, game_id=game_id)
+
+    def gives(self, *, league_id: int | None, game_id: int | None) -> bool:
+        """Whether this key is one of the league's or of the game's own (revoked or not)."""
+        if self.league_id is not None:
+            return self.league_id == league_id
+        return self.game_id is not None and self.game_id == game_id
 
 
 def find_key(key_hash: str) -> KeyRow | None:
@@ -139,12 +144,23 @@ def rotate_key(*, league_id: int | None = None, game_id: int | None = None, by: 
     revoked_at = now()
     query = update(ApiKey).where(ApiKey.revoked_at.is_(None), ApiKey.kind == WRITE)
     query = (
-        query.where(ApiKey.league_id == league_id) if league_id is not None else query.where(ApiKey.game_id == game_id)
+        query.where(
+            or_(ApiKey.league_id == league_id, ApiKey.game_id.in_(select(Game.id).where(Game.league_id == league_id)))
+        )  # the league's scorer keys, issued with it, go with it
+        if league_id is not None
+        else query.where(ApiKey.game_id == game_id)
     )
     revoked = set(db.session.scalars(query.values(revoked_at=revoked_at).returning(ApiKey.id)))
     if by is not None and by not in revoked:
         raise StaleKeyError(by)
     return ApiKey.issue(league_id=league_id, game_id=game_id)[1]
+
+
+def issue_scorer_key(game_id: int) -> str:
+    """A key that writes (and reads) one game of a league, and nothing else:
+    for the phones that score it, so the league's key stays on the phone
+    that has it. The league's rotation revokes it."""
+    return ApiKey.issue(game_id=game_id)[1]
 
 
 def _of(query: Any, league_id: int | None, game_id: int | None) -> Any:

@@ -27,7 +27,7 @@ class Audience:
 def audience_of(game: GameView, league_visibility: str | None) -> Audience:
     """The audience of ``game``, given its league's visibility (None outside a league)."""
     if game.league_id is not None:
-        return Audience(game.league_id, None, league_visibility == PRIVATE)
+        return Audience(game.league_id, game.id, league_visibility == PRIVATE)  # its scorer keys are the game's
     return Audience(None, game.id, game.visibility == PRIVATE)
 
 

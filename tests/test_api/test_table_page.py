@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from app import PAGE_POLICY, page_addresses
+from api.addresses import page_addresses
+from app import PAGE_POLICY
 
 
 def test_the_table_page_is_served_at_the_root_with_a_same_origin_policy(client: FlaskClient) -> None:
