@@ -51,10 +51,13 @@ export function setLeagueOf(gameId, leagueId) {
   if (leagueId) store.set(`league.of.${gameId}`, leagueId);
 }
 
-/** The key that writes to a game: its own, or its league's. */
+/** The key that writes to a game: its own, or its league's (else a scorer key of that one league game). */
 export function writeKey(game) {
-  return game.league_id ? leagueKey(game.league_id) : gameKey(game.id);
+  return game.league_id ? leagueKey(game.league_id) || gameKey(game.id) : gameKey(game.id);
 }
+
+// A scorer key this phone issued for a league game (kept: each issue is another key).
+export const scorerKeyOf = (gameId) => store.get(`scorer.game.${gameId}`);
 
 /** The leagues this phone holds a key for (a private one is in no list). */
 export function heldLeagues() {
@@ -241,6 +244,24 @@ export const api = {
     });
     return remember(game.id, result).data;
   },
+
+  /**
+   * A key that records and reads one league game only, issued once with the
+   * league's key and kept: the scorer link carries it, never the league's key.
+   */
+  async scorerKey(game) {
+    const kept = scorerKeyOf(game.id);
+    if (kept) return kept;
+    const result = await call("POST", `/games/${game.id}/scorer-key`, {
+      key: leagueKey(game.league_id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    store.set(`scorer.game.${game.id}`, result.data.key);
+    return result.data.key;
+  },
+
+  /** The page's addresses other phones can open, best first (none: the server listens on this machine only). */
+  addresses: async () => (await call("GET", "/addresses")).data.addresses,
 
   refereeHand: async (body) => (await call("POST", "/referee/hand", { body })).data,
   refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,

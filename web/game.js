@@ -3,7 +3,7 @@
 // If-None-Match on each change; when the feed fails it polls every 2 s and
 // tries the feed again later, less and less often.
 
-import { ApiError, api, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
+import { ApiError, api, gameKey, scorerKeyOf, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -232,11 +232,32 @@ export function gameScreen(root, gameId) {
     } else {
       items.push(h("p", { class: "hint" }, t("share.no_spectator_link")));
     }
-    if (key && !game.league_id) {
-      const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(key)}`;
+    // a league game's scorer link carries a key of that one game, never the league's
+    const scorerKey = game.league_id ? scorerKeyOf(game.id) || gameKey(game.id) : key;
+    if (key && scorerKey) {
+      const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(scorerKey)}`;
+      const words = t(game.league_id ? "share.scorer_league" : "share.scorer");
       items.push(
-        h("p", {}, t("share.scorer")),
-        shareLink({ href: scorer, text: t("share.scorer_link"), className: "scorer-link", label: t("share.scorer"), qr: { summary: t("share.qr"), label: t("share.qr_label"), className: "scorer-qr" } }),
+        h("p", {}, words),
+        shareLink({ href: scorer, text: t("share.scorer_link"), className: "scorer-link", label: words, qr: { summary: t("share.qr"), label: t("share.qr_label"), className: "scorer-qr" } }),
+      );
+    } else if (key && game.league_id) {
+      items.push(
+        h("p", {}, t("share.scorer_league")),
+        h("p", {}, h("button", {
+          type: "button",
+          class: "secondary",
+          id: "make-scorer-link",
+          onclick: async (event) => {
+            event.currentTarget.disabled = true;
+            try {
+              await api.scorerKey(game); // issued once, then kept on this phone
+            } catch (error) {
+              say(problemView(error instanceof ApiError ? error : { network: true }));
+            }
+            renderShare();
+          },
+        }, t("share.make_scorer_link"))),
       );
     }
     if (!key) {
