@@ -23,6 +23,7 @@ import { knockScreen } from "./knock.js";
 import { leagueScreen } from "./league.js";
 import { parseCard } from "./cards.js";
 import { ROLES, problemView, roleWord } from "./words.js";
+import { onLoopback, useAddresses } from "./share.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -297,6 +298,7 @@ function recentGames() {
 (async () => {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {}); // the page opens with no signal
   await setLanguage(chooseLanguage());
+  if (onLoopback()) await api.addresses().then(useAddresses, () => {}); // links other phones can open
   window.addEventListener("hashchange", show);
   show();
 })();

@@ -7,11 +7,19 @@ import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 
-/** The page's address for links: this one, until the server names one other phones can reach. */
+/** The page's address for links: this one, or the server's first other phones can open. */
 let base = null;
+let unreachable = false; // opened on a loopback address, and the server names no other
 export const pageBase = () => base || `${location.origin}${location.pathname}`;
-export function setPageBase(address) {
-  base = address;
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+export const onLoopback = () => LOOPBACK.test(location.hostname);
+
+/** On a loopback address, links are built on the server's first network address; none, and they warn. */
+export function useAddresses(addresses) {
+  if (!onLoopback()) return;
+  base = addresses && addresses.length ? addresses[0] : null;
+  unreachable = !base;
 }
 
 /** A link as a QR code, drawn on the phone: the key it carries never leaves it. */
@@ -90,6 +98,7 @@ export function shareLink({ href, text = null, className = "", label, title = do
   return h(
     "div",
     { class: "share-link" },
+    unreachable ? h("p", { class: "hint loopback-only" }, t("share.loopback_only")) : null,
     h("p", {}, h("a", { href, class: `link ${className}`.trim() }, text || href)),
     copyBlock(href, label, { share: { title, url: href } }),
     qr ? h("details", { class: `qr ${qr.className || ""}`.trim() }, h("summary", {}, qr.summary), qrSvg(href, qr.label)) : null,

@@ -405,3 +405,68 @@ def test_the_rematch_and_new_league_screens_fit_a_phone_in_each_language_and_axe
     screens["members"] = serious(page)
     shot(page, f"{lang}-features-7-add-members")
     assert screens == {name: [] for name in screens}
+
+
+def test_a_league_games_scorer_link_carries_a_key_of_that_game_only_and_scores_from_another_phone(
+    phones, api: Api
+) -> None:
+    game_id, league_key, (ann, _, _), league_id = finished_game(api, "scorer-key", league=True)
+    ids = api.get(f"/games/{game_id}")["players"]
+    created = api.post(
+        "/games",
+        {"players": ids, "roles": {"box": ids[0], "captain": ids[1], "sitter": ids[2]}, "league_id": league_id},
+        key=league_key,
+    ).json()
+    phone = phones(viewport=VIEWPORT)
+    page = phone.open(f"league={league_id}&key={league_key}")
+    page.wait_for_selector(".standings")
+    page.goto(f"{phone.base}/#game={created['id']}")
+    expect(page.locator(".scorer-link")).to_have_count(0)  # not until it is asked for
+    page.click("#make-scorer-link")
+    link = page.locator(".scorer-link").get_attribute("href") or ""
+    scorer_key = link.split("&key=")[1]
+    assert link == f"{phone.base}/#game={created['id']}&key={scorer_key}" and scorer_key != league_key
+    page.reload()
+    expect(page.locator(".scorer-link")).to_have_attribute("href", link)  # issued once, kept on this phone
+
+    other = phones(viewport=VIEWPORT)
+    scorer = other.open(link.split("#", 1)[1])
+    scorer.click('button[data-mode="counts"]')
+    scorer.fill("#count-knocker", "3")
+    scorer.fill("#count-defender", "9")
+    scorer.click("#save")
+    expect(scorer.locator("li.hand")).to_have_count(1)
+    assert api.get(f"/games/{created['id']}")["scores"][str(ann)] == 6
+    # the scorer key writes that game only: not the league's other game, nor the league
+    etag = api.get_etag(f"/games/{game_id}")
+    refused = requests.post(
+        f"{api.base}/games/{game_id}/hands",
+        json={"outcome": "draw"},
+        headers={"Authorization": f"Bearer {scorer_key}", "If-Match": etag},
+        timeout=10,
+    )
+    assert refused.status_code == 403
+    assert [u for u in phone.requests + other.requests if league_key in u] == []
+
+
+def test_links_are_built_on_the_servers_network_address_and_warn_when_it_has_none(phones, api: Api) -> None:
+    game_id, key, _ = game_with_a_hand(api, "addresses")
+    phone = phones(viewport=VIEWPORT)
+    phone.page.route(
+        "**/api/v1/addresses",
+        lambda route: route.fulfill(json={"addresses": ["http://192.168.1.20:5000/", "http://10.0.0.7:5000/"]}),
+    )
+    page = phone.open(f"game={game_id}&key={key}")
+    expect(page.locator(".scorer-link")).to_have_attribute(
+        "href", f"http://192.168.1.20:5000/#game={game_id}&key={key}"
+    )
+    expect(page.locator(".spectator-link")).to_have_text(f"http://192.168.1.20:5000/#game={game_id}")
+    expect(page.locator(".loopback-only")).to_have_count(0)
+
+    lonely = phones(viewport=VIEWPORT)
+    lonely.page.route("**/api/v1/addresses", lambda route: route.fulfill(json={"addresses": []}))
+    page = lonely.open(f"game={game_id}&key={key}")
+    expect(page.locator(".scorer-link")).to_have_attribute("href", f"{lonely.base}/#game={game_id}&key={key}")
+    expect(page.locator(".share-link .loopback-only").first).to_have_text(
+        "Other phones cannot open these links: the server listens only on this machine."
+    )
