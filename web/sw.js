@@ -21,6 +21,7 @@ const SHELL = [
   "/web/leagues-new.js",
   "/web/picker.js",
   "/web/queue.js",
+  "/web/recent.js",
   "/web/rematch.js",
   "/web/share.js",
   "/web/words.js",

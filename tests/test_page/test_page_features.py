@@ -4,6 +4,7 @@ phone, and every message in the page's own words."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -470,3 +471,51 @@ def test_links_are_built_on_the_servers_network_address_and_warn_when_it_has_non
     expect(page.locator(".share-link .loopback-only").first).to_have_text(
         "Other phones cannot open these links: the server listens only on this machine."
     )
+
+
+def test_the_games_on_this_phone_show_names_date_scores_and_status(phones, api: Api) -> None:
+    played, key, _ = game_with_a_hand(api, "recent")
+    won, won_key, _, _ = finished_game(api, "recent-won")
+    phone = phones(viewport=VIEWPORT)
+    page = phone.open(f"game={played}&key={key}")
+    page.wait_for_selector("li.hand")
+    page.goto(f"{phone.base}/#game={won}&key={won_key}")
+    page.wait_for_selector(".winner")
+    page.goto(f"{phone.base}/")
+    day = datetime.fromisoformat(api.get(f"/games/{won}")["played_at"]).astimezone(UTC)
+    date = f"{day:%b} {day.day}, {day.year}"
+    newest = page.locator(f'.recent li[data-game="{won}"]')
+    expect(newest.locator(".recent-line")).to_have_text(f"Ann-recent-won, Bob-recent-won, Cy-recent-won · {date}")
+    expect(newest.locator(".recent-scores")).to_have_text(
+        "Ann-recent-won 15 · Bob-recent-won 0 · Cy-recent-won 0 · won by Ann-recent-won"
+    )
+    older = page.locator(f'.recent li[data-game="{played}"]')
+    expect(older.locator(".recent-scores")).to_have_text("Ann-recent 10 · Bob-recent 0 · Cy-recent 0 · in play")
+    assert page.locator(".recent li").evaluate_all("items => items.map(i => Number(i.dataset.game))") == [won, played]
+
+
+def named(api: Api, name: str) -> list[str]:
+    """Every player's name that is ``name`` in any case, in the order made."""
+    found, page = [], 1
+    while True:
+        items = api.get(f"/players?page={page}&per_page=100")["items"]
+        found += [p["name"] for p in items if p["name"].lower() == name.lower()]
+        if len(items) < 100:
+            return found
+        page += 1
+
+
+def test_a_second_player_of_the_same_name_is_made_only_after_a_warning(phones, api: Api) -> None:
+    api.player("Marta-twice")
+    page = phones(viewport=VIEWPORT).open()
+    page.wait_for_selector("#start-game")
+    page.fill("#new-player", "marta-twice")
+    page.click("#add-player")
+    expect(page.locator(".status .same-name")).to_have_text(
+        "There is already a player named Marta-twice. Choose them in the list, "
+        "or tap Add again to make a second player of that name."
+    )
+    assert named(api, "marta-twice") == ["Marta-twice"]
+    page.click("#add-player")
+    expect(page.locator(".status")).to_have_text("marta-twice added.")
+    assert named(api, "marta-twice") == ["Marta-twice", "marta-twice"]
