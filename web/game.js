@@ -4,12 +4,13 @@
 // tries the feed again later, less and less often.
 
 import { ApiError, api, gameKey, scorerKeyOf, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
-import { h, replace, svg } from "./dom.js";
+import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
 import { handDetail } from "./detail.js";
 import { disputesPart } from "./disputes.js";
 import { rematchPart } from "./rematch.js";
+import { COLORS, chart } from "./chart.js";
 import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import { pageBase, shareLink } from "./share.js";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
@@ -17,7 +18,6 @@ import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 const POLL_MS = 2000;
 const FEED_WAIT_S = 25; // the most the API waits
 const FEED_RETRY_MAX_MS = 60000;
-const COLORS = ["#0b5394", "#a61c00", "#38761d"];
 
 export function gameScreen(root, gameId) {
   const view = {
@@ -526,46 +526,5 @@ function handRow(hand, game, name, actions) {
             : null,
         )
       : null,
-  );
-}
-
-function chart(game, hands, name) {
-  const width = 320;
-  const height = 160;
-  const pad = 24;
-  const target = game.rules.target_score;
-  const top = Math.max(target, ...Object.values(game.scores));
-  const n = Math.max(1, hands.length);
-  const x = (i) => pad + ((width - 2 * pad) * i) / n;
-  const y = (score) => height - pad - ((height - 2 * pad) * score) / top;
-  const lines = game.players.map((id, k) => {
-    const points = [[x(0), y(0)], ...hands.map((hand, i) => [x(i + 1), y(hand.scores[String(id)])])];
-    return svg("polyline", {
-      points: points.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
-      fill: "none",
-      stroke: COLORS[k],
-      "stroke-width": 2.5,
-    });
-  });
-  return h(
-    "figure",
-    { class: "chart" },
-    svg(
-      "svg",
-      { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("chart.label") },
-      svg("line", { x1: pad, x2: width - pad, y1: y(target), y2: y(target), stroke: "#595959", "stroke-dasharray": "4 3" }),
-      svg("text", { x: pad, y: y(target) - 4, "font-size": 11, fill: "#333" }, t("chart.target", { target })),
-      svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "#595959" }),
-      lines,
-    ),
-    h(
-      "figcaption",
-      {},
-      game.players.map((id, k) => {
-        const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
-        swatch.style.background = COLORS[k];
-        return h("span", { class: "legend" }, swatch, name(id));
-      }),
-    ),
   );
 }

@@ -10,6 +10,7 @@ const SHELL = [
   "/web/app.js",
   "/web/api.js",
   "/web/cards.js",
+  "/web/chart.js",
   "/web/detail.js",
   "/web/disputes.js",
   "/web/dom.js",

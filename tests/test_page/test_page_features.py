@@ -161,6 +161,8 @@ def test_the_detail_and_dispute_screens_fit_a_phone_in_each_language_and_axe_fin
     game_id, key, _ = game_with_a_hand(api, f"shots-{lang}")
     page = phones(locale=LOCALES[lang], viewport=VIEWPORT).open(f"game={game_id}&key={key}")
     screens: dict[str, list[Any]] = {}
+    page.locator(".chart").scroll_into_view_if_needed()
+    shot(page, f"{lang}-features-0-chart")
     detail = page.locator('li.hand[data-number="1"] .hand-detail')
     detail.locator("summary").click()
     expect(detail.locator(".explanation li")).to_have_count(4)
@@ -519,3 +521,28 @@ def test_a_second_player_of_the_same_name_is_made_only_after_a_warning(phones, a
     page.click("#add-player")
     expect(page.locator(".status")).to_have_text("marta-twice added.")
     assert named(api, "marta-twice") == ["Marta-twice", "marta-twice"]
+
+
+def test_the_running_score_chart_numbers_its_hands_under_their_points_and_has_a_score_axis(phones, api: Api) -> None:
+    game_id, key, (ann, _, _) = game_with_a_hand(api, "chart")
+    etag = api.get_etag(f"/games/{game_id}")
+    api.post(f"/games/{game_id}/hands", {"outcome": "draw"}, key=key, **{"If-Match": etag})  # R12
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    chart = page.locator(".chart svg")
+    expect(chart.locator(".hand-axis text[data-hand]")).to_have_count(2)
+    texts = "els => els.map(e => e.textContent)"
+    assert chart.locator(".hand-axis text").evaluate_all(texts) == ["1", "2", "Hand"]
+    assert chart.locator(".score-axis text").evaluate_all(texts) == ["0", "25", "50", "75", "100", "Score"]
+    # each hand's number stands under that hand's point of the line, each score beside its height
+    ann_points = [
+        [float(v) for v in p.split(",")]
+        for p in (chart.locator(f'polyline[data-player="{ann}"]').get_attribute("points") or "").split()
+    ]
+    assert [p[1] for p in ann_points] == [156.0, 142.2, 142.2]  # 0, 10 after hand 1, 10 after the draw
+    for i in (1, 2):
+        label = chart.locator(f'.hand-axis text[data-hand="{i}"]')
+        assert float(label.get_attribute("x") or "") == ann_points[i][0]
+    zero = chart.locator('.score-axis text[data-score="0"]')
+    hundred = chart.locator('.score-axis text[data-score="100"]')
+    assert float(zero.get_attribute("y") or "") - 3.5 == ann_points[0][1]
+    assert float(hundred.get_attribute("y") or "") - 3.5 == 18.0  # the top of the plot: the target is 100
