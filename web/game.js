@@ -3,7 +3,7 @@
 // If-None-Match on each change; when the feed fails it polls every 2 s and
 // tries the feed again later, less and less often.
 
-import { ApiError, api, gameKey, scorerKeyOf, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
+import { ApiError, api, gameKey, problemKind, scorerKeyOf, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -320,12 +320,12 @@ export function gameScreen(root, gameId) {
   }
 
   async function handleWriteError(error) {
-    if (error instanceof ApiError && error.status === 412) {
+    if (error instanceof ApiError && (error.status === 412 || problemKind(error.problem) === "seating-moved")) {
       await refresh(true);
-      say(problemView(error, h("p", {}, t("problem.412_kept"))));
+      say(problemView(error, h("p", {}, t("problem.412_kept")), name));
       return;
     }
-    say(problemView(error));
+    say(problemView(error, null, name));
   }
 
   view.disputes = disputesPart(parts.disputes, {

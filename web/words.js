@@ -27,17 +27,26 @@ export function problemWords(error) {
   return t("problem.other", { status: status || "?" });
 }
 
+/** Who sits where, by name: "Box: Ann · Captain: Bob · Sitter: Cy". */
+export const seatingWords = (seating, name) =>
+  ROLES.filter((role) => seating[role] !== undefined).map((role) => `${roleWord(role)}: ${name(seating[role])}`).join(" · ");
+
 /**
  * A problem in the page's words (per problem type and rule), with `extra`
  * (the page's own account, with names) beneath; the API's detail, in English,
- * is kept in a "details" disclosure, never as the main line.
+ * is kept in a "details" disclosure, never as the main line. With `name`
+ * (player id -> name), a problem that names seats says who sits in them.
  */
-export function problemView(error, extra = null) {
+export function problemView(error, extra = null, name = null) {
   const problem = (error && error.problem) || {};
+  const seated = name && problem.seating && typeof problem.seating === "object"
+    ? h("p", { class: "problem-seating" }, t("problem.seating_now", { seating: seatingWords(problem.seating, name) }))
+    : null;
   return h(
     "div",
     { class: "problem", role: "alert", "data-kind": error && error.network ? "network" : problemKind(problem) },
     h("p", { class: "problem-words" }, problemWords(error)),
+    seated,
     extra,
     problem.detail
       ? h(

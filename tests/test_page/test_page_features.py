@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.test_page.conftest import Api, shot
 from tests.test_page.test_page_screens import LOCALES, fits_the_phone, no_missing_or_empty_string, serious
@@ -546,3 +546,83 @@ def test_the_running_score_chart_numbers_its_hands_under_their_points_and_has_a_
     hundred = chart.locator('.score-axis text[data-score="100"]')
     assert float(zero.get_attribute("y") or "") - 3.5 == ann_points[0][1]
     assert float(hundred.get_attribute("y") or "") - 3.5 == 18.0  # the top of the plot: the target is 100
+
+
+def record_by_counts(page: Page, knocker: int, defender: int) -> None:
+    page.click('button[data-mode="counts"]')
+    page.fill("#count-knocker", str(knocker))
+    page.fill("#count-defender", str(defender))
+    page.click("#save")
+
+
+def test_r11_a_hand_refused_because_the_seats_moved_says_who_sits_where_by_name(phones, api: Api) -> None:
+    game_id, key, (ann, bob, cy) = game_with_a_hand(api, "seats")
+    # the API's own answer to a hand that names the seats as they were before hand 1 (R11: Cy is captain now)
+    etag = api.get_etag(f"/games/{game_id}")
+    moved = requests.post(
+        f"{api.base}/games/{game_id}/hands",
+        json={"outcome": "draw", "seating": {"box": ann, "captain": bob, "sitter": cy}},
+        headers={"Authorization": f"Bearer {key}", "If-Match": etag},
+        timeout=10,
+    )
+    assert (moved.status_code, moved.json()["type"]) == (409, "https://ginref.org/problems/seating-moved")
+    phone = phones(viewport=VIEWPORT)
+    page = phone.open(f"game={game_id}&key={key}")
+    page.wait_for_selector("li.hand")
+    page.route(
+        f"**/api/v1/games/{game_id}/hands",
+        lambda route: (
+            route.fulfill(status=409, content_type="application/problem+json", body=moved.text)
+            if route.request.method == "POST"
+            else route.fallback()
+        ),
+    )
+    record_by_counts(page, 3, 9)
+    problem = page.locator(".status .problem")
+    expect(problem.locator(".problem-words")).to_have_text(
+        "The seats have moved since this phone read the game: another phone recorded or corrected a hand first. "
+        "The game has been reloaded: check the roles and save again (R11, R26)."
+    )
+    expect(problem.locator(".problem-seating")).to_have_text(
+        "Now: Box: Ann-seats · Captain: Cy-seats · Sitter: Bob-seats."
+    )
+    expect(problem.locator(".problem-detail")).to_be_hidden()
+    assert api.get(f"/games/{game_id}")["hands_played"] == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "words"),
+    [
+        (429, "rate-limited", "Too many writes: wait a moment."),
+        (503, "unavailable", "The server is busy: nothing was saved, try again."),
+        (500, "server-error", "The server failed."),
+        (502, None, "The server failed (502): nothing was saved, try again."),
+        (404, "not-found", "Not found."),
+        (422, "rules#R25", "Counts out of bounds (R25)"),
+    ],
+)
+def test_a_refused_write_is_told_in_the_pages_words_with_the_apis_detail_behind_details(
+    phones, api: Api, status: int, kind: str | None, words: str
+) -> None:
+    game_id, key, _ = game_with_a_hand(api, f"words-{status}")
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    page.wait_for_selector("li.hand")
+    if kind:
+        base = "https://ginref.org/" + ("" if kind.startswith("rules") else "problems/")
+        body = f'{{"type": "{base}{kind}", "title": "T", "status": {status}, "detail": "in English"}}'
+        content_type = "application/problem+json"
+    else:  # a proxy's own page, not a problem
+        body, content_type = "<html>Bad Gateway</html>", "text/html"
+    page.route(
+        f"**/api/v1/games/{game_id}/hands",
+        lambda route: (
+            route.fulfill(status=status, content_type=content_type, body=body)
+            if route.request.method == "POST"
+            else route.fallback()
+        ),
+    )
+    record_by_counts(page, 3, 9)
+    problem = page.locator(".status .problem")
+    expect(problem.locator(".problem-words")).to_have_text(words)
+    problem.locator(".problem-more summary").click()
+    expect(problem.locator(".problem-detail")).to_have_text("in English" if kind else "<html>Bad Gateway</html>")
