@@ -12,7 +12,7 @@ import { disputesPart } from "./disputes.js";
 import { rematchPart } from "./rematch.js";
 import { COLORS, chart } from "./chart.js";
 import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
-import { pageBase, shareLink } from "./share.js";
+import { pageBase, shareLink, unreachableNote } from "./share.js";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
 const POLL_MS = 2000;
@@ -199,7 +199,7 @@ export function gameScreen(root, gameId) {
     const key = writeKey(game);
     const base = pageBase();
     const spectator = spectatorLink(game, base);
-    const items = [h("h2", { id: "share-title" }, t("share.title"))];
+    const items = [h("h2", { id: "share-title" }, t("share.title")), unreachableNote()];
     items.push(h("p", {}, isPrivate(game) ? t("share.spectator_private") : t("share.spectator")));
     if (spectator) {
       items.push(

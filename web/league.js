@@ -2,7 +2,7 @@
 // history, and the exports.
 
 import { ApiError, api, leagueKey, shareLeagueKey } from "./api.js";
-import { pageBase, shareLink } from "./share.js";
+import { pageBase, shareLink, unreachableNote } from "./share.js";
 import { membersSection, newLeagueForm } from "./leagues-new.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
@@ -121,7 +121,7 @@ function spectatorSection(leagueId, status) {
   const section = h("section", { class: "share", "aria-labelledby": "league-share-title" });
   const draw = () => {
     const share = shareLeagueKey(leagueId);
-    const items = [h("h3", { id: "league-share-title" }, t("share.title")), h("p", {}, t("league.spectator"))];
+    const items = [h("h3", { id: "league-share-title" }, t("share.title")), unreachableNote(), h("p", {}, t("league.spectator"))];
     if (share) {
       const link = `${pageBase()}#league=${leagueId}&share=${encodeURIComponent(share)}`;
       items.push(

@@ -60,6 +60,9 @@ async function copyText(text, field) {
   }
 }
 
+/** Said once above a screen's links when other phones cannot open them, else null. */
+export const unreachableNote = () => (unreachable ? h("p", { class: "hint loopback-only" }, t("share.loopback_only")) : null);
+
 /** The field to copy from, and Copy (and Share, where there is one), saying what was done. */
 export function copyBlock(value, label, { share = null, className = "" } = {}) {
   const field = h("input", { type: "text", class: `copy ${className}`.trim(), readonly: true, value, "aria-label": label });
@@ -98,7 +101,6 @@ export function shareLink({ href, text = null, className = "", label, title = do
   return h(
     "div",
     { class: "share-link" },
-    unreachable ? h("p", { class: "hint loopback-only" }, t("share.loopback_only")) : null,
     h("p", {}, h("a", { href, class: `link ${className}`.trim() }, text || href)),
     copyBlock(href, label, { share: { title, url: href } }),
     qr ? h("details", { class: `qr ${qr.className || ""}`.trim() }, h("summary", {}, qr.summary), qrSvg(href, qr.label)) : null,

@@ -470,7 +470,7 @@ def test_links_are_built_on_the_servers_network_address_and_warn_when_it_has_non
     lonely.page.route("**/api/v1/addresses", lambda route: route.fulfill(json={"addresses": []}))
     page = lonely.open(f"game={game_id}&key={key}")
     expect(page.locator(".scorer-link")).to_have_attribute("href", f"{lonely.base}/#game={game_id}&key={key}")
-    expect(page.locator(".share-link .loopback-only").first).to_have_text(
+    expect(page.locator(".share .loopback-only")).to_have_text(  # once, above the links
         "Other phones cannot open these links: the server listens only on this machine."
     )
 
@@ -626,3 +626,37 @@ def test_a_refused_write_is_told_in_the_pages_words_with_the_apis_detail_behind_
     expect(problem.locator(".problem-words")).to_have_text(words)
     problem.locator(".problem-more summary").click()
     expect(problem.locator(".problem-detail")).to_have_text("in English" if kind else "<html>Bad Gateway</html>")
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_the_share_blocks_and_the_games_on_this_phone_fit_a_phone_in_each_language_and_axe_finds_nothing_serious(
+    phones, api: Api, lang: str
+) -> None:
+    game_id, league_key, _, league_id = finished_game(api, f"share-{lang}", league=True)
+    phone = phones(locale=LOCALES[lang], viewport=VIEWPORT)
+    phone.context.add_init_script("navigator.share = () => Promise.resolve();")
+    page = phone.open(f"league={league_id}&key={league_key}")
+    page.wait_for_selector(".standings")
+    page.goto(f"{phone.base}/#game={game_id}")
+    screens: dict[str, list[Any]] = {}
+    page.click("#make-scorer-link")
+    page.locator(".scorer-qr summary").click()
+    page.locator(".share").scroll_into_view_if_needed()
+    expect(page.locator(".share .share-button")).to_have_count(2)
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["share"] = serious(page)
+    shot(page, f"{lang}-features-8-share")
+
+    page.goto(f"{phone.base}/")
+    expect(page.locator(f'.recent li[data-game="{game_id}"] .recent-scores')).to_have_attribute(
+        "data-status", "finished"
+    )
+    page.fill("#new-player", f"Ann-share-{lang}")
+    page.click("#add-player")
+    expect(page.locator(".status .same-name")).to_be_visible()
+    no_missing_or_empty_string(page)
+    fits_the_phone(page)
+    screens["start"] = serious(page)
+    shot(page, f"{lang}-features-9-games-on-this-phone")
+    assert screens == {name: [] for name in screens}
