@@ -88,6 +88,12 @@ const etags = new Map(); // game id -> the ETag of the last answer about it
 
 export const etagOf = (gameId) => etags.get(String(gameId)) || null;
 
+/** The ETag kept with the phone's last copy of a game (a page reloaded with no
+ * signal): its queued hands are checked against the game as last seen. */
+export function seedEtag(gameId, etag) {
+  if (etag && !etags.has(String(gameId))) etags.set(String(gameId), etag);
+}
+
 async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotencyKey, signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";

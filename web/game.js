@@ -3,7 +3,7 @@
 // If-None-Match on each change; when the feed fails it polls every 2 s and
 // tries the feed again later, less and less often.
 
-import { ApiError, api, gameKey, problemKind, scorerKeyOf, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
+import { ApiError, api, etagOf, gameKey, problemKind, scorerKeyOf, seedEtag, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -11,9 +11,9 @@ import { handDetail } from "./detail.js";
 import { disputesPart } from "./disputes.js";
 import { rematchPart } from "./rematch.js";
 import { COLORS, chart } from "./chart.js";
-import { flushQueue, queuedFor, removeQueued, retryQueued } from "./queue.js";
+import { flushQueue, hasWaiting, projection, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import { pageBase, shareLink, unreachableNote } from "./share.js";
-import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
+import { ROLES, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
 const FEED_WAIT_S = 25; // the most the API waits
@@ -34,6 +34,8 @@ export function gameScreen(root, gameId) {
     abort: null, // the pending long poll's
     wakeUp: null, // ends the pause under way
     leagueVisibility: undefined, // of the game's league, once read
+    seenAt: null, // set while the game shown is the phone's copy (no signal since the page opened)
+    retrying: null, // the refused hand whose knocker is being asked
   };
   const parts = {
     board: h("section", { class: "board", "aria-labelledby": "board-title" }),
@@ -63,6 +65,7 @@ export function gameScreen(root, gameId) {
     view.game = game;
     view.hands = await api.hands(view.id);
     await loadNames();
+    keepCopy();
     if (game.league_id && view.leagueVisibility === undefined) {
       try {
         ({ visibility: view.leagueVisibility, name: view.leagueName } = await api.league(game.league_id));
@@ -70,6 +73,32 @@ export function gameScreen(root, gameId) {
         // the next reload asks again
       }
     }
+    return true;
+  }
+
+  /** The game as last read, kept on the phone: a page reloaded with no signal shows it (and queues). */
+  function keepCopy() {
+    const copy = { game: view.game, hands: view.hands, names: view.names, etag: etagOf(view.id), seenAt: new Date().toISOString() };
+    try {
+      store.set(`seen.game.${view.id}`, copy);
+    } catch {
+      // the phone's storage is full: the queue matters more than the copy
+    }
+  }
+
+  /** Show the phone's copy of the game; false when it has none. */
+  function showCopy() {
+    const copy = store.get(`seen.game.${view.id}`);
+    if (!copy || !copy.game) return false;
+    view.game = copy.game;
+    view.hands = copy.hands || [];
+    view.names = { ...copy.names, ...view.names };
+    view.seenAt = copy.seenAt;
+    seedEtag(view.id, copy.etag);
+    const at = new Date(copy.seenAt);
+    const time = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+    say(h("p", { class: "offline-copy" }, t("queue.offline_copy", { time })));
+    render();
     return true;
   }
 
@@ -283,19 +312,72 @@ export function gameScreen(root, gameId) {
             { class: `queued ${item.refused ? "refused" : ""}`, "data-idempotency-key": item.idempotencyKey },
             item.refused ? t("queue.refused") : t("queue.waiting"),
             " ",
-            describeBody(item.body),
+            describeBody(item.body, name),
             item.refused ? problemView(new ApiError(item.refused.status, item.refused)) : null,
-            item.refused
-              ? h(
-                  "p",
-                  { class: "actions" },
-                  h("button", { type: "button", class: "secondary", onclick: () => { retryQueued(item.idempotencyKey, view.id); renderQueue(); wake(); } }, t("queue.retry")),
-                  h("button", { type: "button", class: "secondary danger", onclick: () => { removeQueued(item.idempotencyKey); renderQueue(); } }, t("queue.remove")),
-                )
-              : null,
+            item.refused ? refusedActions(item) : null,
           ),
         ),
       ),
+    );
+  }
+
+  function queueChanged() {
+    renderQueue();
+    if (view.game) view.form.update(view.game, true);
+    wake();
+  }
+
+  /**
+   * A refused hand is sent again only once the table says who really knocked,
+   * offered by name in the seats as they are now (the game as the server
+   * last said, and the hands that wait here): the knocker of a hand refused
+   * because the seats moved (R11) may be sitting out by now.
+   */
+  function refusedActions(item) {
+    const remove = h(
+      "button",
+      { type: "button", class: "secondary danger", onclick: () => { removeQueued(item.idempotencyKey); view.retrying = null; queueChanged(); } },
+      t("queue.remove"),
+    );
+    const seats = view.game && projection(view.game).seats;
+    const send = (role) => {
+      retryQueued(item.idempotencyKey, role, seats);
+      view.retrying = null;
+      queueChanged();
+    };
+    if (view.retrying !== item.idempotencyKey) {
+      return h(
+        "p",
+        { class: "actions" },
+        h("button", {
+          type: "button",
+          class: "secondary retry",
+          disabled: !seats,
+          onclick: () => {
+            if (item.body.outcome === "draw") return send(null); // R12: no knocker to ask about
+            view.retrying = item.idempotencyKey;
+            renderQueue();
+          },
+        }, t("queue.retry")),
+        remove,
+      );
+    }
+    return h(
+      "div",
+      { class: "really-knocked" },
+      h("p", {}, t("queue.who_knocked")),
+      h(
+        "div",
+        { class: "segmented", role: "group", "aria-label": t("queue.who_knocked") },
+        ["box", "captain"].map((role) =>
+          h(
+            "button",
+            { type: "button", "data-knocker": role, onclick: () => send(role) },
+            t("queue.really_knocked", { who: whoWord(name(seats[role]), role) }),
+          ),
+        ),
+      ),
+      h("p", { class: "actions" }, h("button", { type: "button", class: "secondary", onclick: () => { view.retrying = null; renderQueue(); } }, t("queue.cancel")), remove),
     );
   }
 
@@ -320,7 +402,8 @@ export function gameScreen(root, gameId) {
   }
 
   async function handleWriteError(error) {
-    if (error instanceof ApiError && (error.status === 412 || problemKind(error.problem) === "seating-moved")) {
+    const moved = error instanceof ApiError && error.status === 409 && problemKind(error.problem) === "seating-moved";
+    if (error instanceof ApiError && (error.status === 412 || moved)) {
       await refresh(true);
       say(problemView(error, h("p", {}, t("problem.412_kept")), name));
       return;
@@ -342,12 +425,14 @@ export function gameScreen(root, gameId) {
     saved: async (message) => {
       say(message);
       await refresh(true);
+      window.scrollTo(0, 0); // the save's button is far below: the confirmation, the new roles and the scores, unscrolled
     },
     queued: () => {
       say(t("queue.saved_offline"));
       renderQueue();
       wake(); // the loop sends it as soon as it can
     },
+    queueChanged,
     handleWriteError,
   });
 
@@ -359,6 +444,7 @@ export function gameScreen(root, gameId) {
       const gone = error instanceof ApiError && error.status === 404;
       // a private game read without its key is the same 404 as no game at all
       if (gone) say(problemView(error, h("p", { class: "ask-link" }, t("game.not_found_or_private"))));
+      else if (!(error instanceof ApiError) && showCopy()) return "copy";
       else say(problemView(error instanceof ApiError ? error : { network: true }));
       renderQueue();
       return gone ? "gone" : "later";
@@ -389,14 +475,21 @@ export function gameScreen(root, gameId) {
 
   /** Send what waits in the queue; true when some of it still waits to be sent. */
   async function sendQueued() {
-    try {
-      const sent = await flushQueue(view.id, () => view.game);
-      if (sent.length || queuedFor(view.id).length) renderQueue();
-      if (sent.length) await refresh(true);
-    } catch {
-      // offline: tried again on the next turn
+    const report = { refused: 0, offline: false };
+    const sent = await flushQueue(view.id, () => view.game, report);
+    for (const { hand } of sent) {
+      // the game as each recorded hand leaves it, until it is read again
+      Object.assign(view.game, { roles: hand.roles, scores: hand.scores, hands_played: hand.number, winner: hand.winner, status: hand.status });
     }
-    return queuedFor(view.id).some((item) => !item.refused);
+    if (sent.length || report.refused) {
+      renderQueue();
+      try {
+        await refresh(true); // a refusal: the seats as they are now, to ask who knocked
+      } catch {
+        view.form.update(view.game, true); // offline again: the next turn reads it
+      }
+    }
+    return hasWaiting(view.id);
   }
 
   /** One long poll: true when it ran (changes or none), false when woken. Throws when the feed fails. */
@@ -422,8 +515,20 @@ export function gameScreen(root, gameId) {
       if (!view.game) {
         const shown = await firstLoad();
         if (shown === "gone") return;
-        if (shown === "later") await pause(POLL_MS);
+        if (shown === "later" || shown === "copy") await pause(POLL_MS);
         continue;
+      }
+      if (view.seenAt) {
+        // the phone's copy: read the game before anything queued is sent
+        try {
+          await refresh(true);
+          view.seenAt = null;
+          remember(view.id);
+          say(null);
+        } catch {
+          if (view.alive) await pause(POLL_MS);
+          continue;
+        }
       }
       const waiting = await sendQueued();
       if (!view.alive) return;
@@ -474,9 +579,10 @@ function rulesLine(game) {
   );
 }
 
-export function describeBody(body) {
+/** A queued hand in words, its knocker by name and seat ("Tom (captain) knocked, ..."). */
+export function describeBody(body, name) {
   if (body.outcome === "draw") return outcomeWord("draw");
-  const who = roleWord(body.knocker);
+  const who = body.seating ? whoWord(name(body.seating[body.knocker]), body.knocker) : roleWord(body.knocker);
   if ("knocker_deadwood_count" in body)
     return t("queue.counts", { who, k: body.knocker_deadwood_count, d: body.defender_deadwood_count });
   return t("queue.cards", { who });

@@ -5,8 +5,8 @@ import { ApiError, api, etagOf, newIdempotencyKey, writeKey } from "./api.js";
 import { RANKS, SUITS, SYMBOL, canonical, face, isRed, parseCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { enqueue } from "./queue.js";
-import { cardFace, outcomeWord, problemView, roleWord } from "./words.js";
+import { enqueue, hasWaiting, nextSeats, projection, setSeatsAfter } from "./queue.js";
+import { cardFace, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
 
 const OWNER = { k: "knocker", d: "defender", x: "discard" };
 
@@ -34,14 +34,16 @@ function blank() {
 const owned = (s, who) => canonical(Object.keys(s.assign).filter((c) => s.assign[c] === who));
 const melded = (s) => new Set([...s.kMelds.flat(), ...s.dMelds.flat(), ...s.layoffs.map((l) => l.card)]);
 
-/** The API body for the hand as entered. */
-export function handBody(s) {
-  if (s.mode === "draw") return { outcome: "draw" };
+/** The API body for the hand as entered, played in `seating` (the API
+ * refuses it when the seats have moved meanwhile, R11). */
+export function handBody(s, seating) {
+  if (s.mode === "draw") return { outcome: "draw", seating };
   if (s.mode === "counts") {
     return {
       knocker: s.knocker,
       knocker_deadwood_count: Number(s.kCount),
       defender_deadwood_count: Number(s.dCount),
+      seating,
     };
   }
   const discard = owned(s, "x")[0];
@@ -51,7 +53,7 @@ export function handBody(s) {
   if (s.declare && s.kMelds.length) knockerHand.melds = s.kMelds;
   if (s.declare && s.dMelds.length) defenderHand.melds = s.dMelds;
   if (s.declare && s.kMelds.length && s.layoffs.length) defenderHand.layoffs = s.layoffs;
-  return { knocker: s.knocker, knocker_hand: knockerHand, defender_hand: defenderHand };
+  return { knocker: s.knocker, knocker_hand: knockerHand, defender_hand: defenderHand, seating };
 }
 
 /** R16-R18 on two counts, as the API scores a hand by counts (R25). */
@@ -65,7 +67,9 @@ export function handForm(root, ctx) {
   let s = blank();
   let shownFor = null;
 
-  const seating = () => (s.correcting ? s.correcting.seating : ctx.game().roles);
+  // A correction is played in the hand's own seats; the next hand in the seats
+  // the game will have once the hands queued on this phone are recorded (R11).
+  const seating = () => (s.correcting ? s.correcting.seating : projection(ctx.game()).seats);
   const defenderRole = () => (s.knocker === "box" ? "captain" : "box");
   const nameIn = (role) => ctx.name(seating()[role]);
   const render = () => draw();
@@ -431,7 +435,7 @@ export function handForm(root, ctx) {
 
   async function preview() {
     if (s.mode !== "cards") return render();
-    const body = handBody(s);
+    const { seating: _seats, ...body } = handBody(s, seating());
     try {
       const ruling = await api.refereeHand({ ...body, rules: ctx.game().rules });
       s.preview = { ruling };
@@ -445,7 +449,7 @@ export function handForm(root, ctx) {
   async function saveHand() {
     const game = ctx.game();
     if (s.mode === "counts" && !countsValid()) return render();
-    const body = handBody(s);
+    const body = handBody(s, seating());
     try {
       if (s.correcting) {
         await api.correctHand(game, s.correcting.number, body);
@@ -454,14 +458,18 @@ export function handForm(root, ctx) {
         await ctx.saved(t("record.corrected", { number }));
       } else {
         const idempotencyKey = newIdempotencyKey();
+        const queue = () => {
+          enqueue(game.id, body, idempotencyKey, etagOf(game.id), judged());
+          s = { ...blank(), mode: s.mode };
+          render();
+          return ctx.queued();
+        };
+        if (hasWaiting(game.id)) return queue(); // behind the hands that wait, never before them
         try {
           await api.recordHand(game, body, idempotencyKey);
         } catch (error) {
           if (error instanceof ApiError) throw error;
-          enqueue(game.id, body, idempotencyKey, etagOf(game.id)); // no connection: keep it, send it later
-          s = { ...blank(), mode: s.mode };
-          render();
-          return ctx.queued();
+          return queue(); // no connection: keep it, send it later
         }
         s = { ...blank(), mode: s.mode }; // the next hand is likely entered the same way
         await ctx.saved(t("record.saved", { number: game.hands_played + 1 }));
@@ -480,6 +488,54 @@ export function handForm(root, ctx) {
     }
   }
 
+  /**
+   * How the hand being saved was judged, as far as the phone knows: by counts
+   * the page scores it as the API does (R16-R18, R25); by cards only the
+   * referee judges (R14, R24), so a hand by cards is known only when it was
+   * previewed as it stands (the preview is dropped at every change). Offline,
+   * with no preview, nothing is guessed: the hand is queued unjudged, and the
+   * form asks who won it before the next hand (the API checks the seats sent,
+   * so a wrong answer is refused, never credited to the wrong player).
+   */
+  function judged() {
+    if (s.mode === "draw") return { scorer: null, points: 0 }; // R12
+    if (s.mode === "counts") {
+      const { scorer, points } = countsRuling(ctx.game().rules, Number(s.kCount), Number(s.dCount));
+      return { scorer, points };
+    }
+    const ruling = s.preview && s.preview.ruling;
+    return ruling ? { scorer: ruling.scorer, points: ruling.points } : null;
+  }
+
+  /** The next hand's seats wait on a queued hand the phone could not judge: who won it? */
+  function askSeats(game, unknown) {
+    const seats = unknown.seats;
+    return replace(
+      root,
+      h("h2", { id: "record-title" }, t("record.title", { number: projection(game).number })),
+      h("p", { class: "seats-unknown" }, t("queue.not_judged", { number: unknown.number })),
+      h("p", {}, t("queue.who_won", { number: unknown.number })),
+      h(
+        "div",
+        { class: "segmented who-won", role: "group", "aria-label": t("queue.who_won", { number: unknown.number }) },
+        ["box", "captain"].map((role) =>
+          h(
+            "button",
+            {
+              type: "button",
+              "data-winner": role,
+              onclick: () => {
+                setSeatsAfter(unknown.item.idempotencyKey, nextSeats(seats, role)); // R11
+                ctx.queueChanged();
+              },
+            },
+            t("queue.won", { who: whoWord(ctx.name(seats[role]), role) }),
+          ),
+        ),
+      ),
+    );
+  }
+
   const previewBox = h("div", { class: "preview", "aria-live": "polite" });
 
   function draw() {
@@ -492,13 +548,22 @@ export function handForm(root, ctx) {
     if (game.status === "finished" && !s.correcting) {
       return replace(root, h("h2", { id: "record-title" }, t("record.finished")));
     }
+    const ahead = projection(game);
+    if (!s.correcting && !ahead.seats) {
+      if (ahead.unknown) return askSeats(game, ahead.unknown);
+      return replace(
+        root,
+        h("h2", { id: "record-title" }, t("record.finished")),
+        h("p", { class: "queued-win" }, t("queue.would_win", { name: ctx.name(ahead.winner) })),
+      );
+    }
     replace(previewBox, previewView());
     replace(
       root,
       h(
         "h2",
         { id: "record-title" },
-        s.correcting ? t("record.title_correct", { number: s.correcting.number }) : t("record.title", { number: game.hands_played + 1 }),
+        s.correcting ? t("record.title_correct", { number: s.correcting.number }) : t("record.title", { number: ahead.number }),
       ),
       s.correcting
         ? h("button", { type: "button", class: "secondary", onclick: () => { s = blank(); render(); } }, t("record.cancel_correction"))
@@ -540,8 +605,9 @@ export function handForm(root, ctx) {
   }
 
   return {
-    update(game) {
-      if (game && game.version !== shownFor) draw();
+    /** Drawn again when the game has changed, or (`force`) its queue. */
+    update(game, force = false) {
+      if (game && (force || game.version !== shownFor)) draw();
     },
     correct(hand) {
       s = blank();

@@ -4,11 +4,13 @@
 import { problemKind } from "./api.js";
 import { h } from "./dom.js";
 import { face, isRed } from "./cards.js";
-import { has, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 
 export const ROLES = ["box", "captain", "sitter"];
 
 export const roleWord = (role) => t(`role.${role}`);
+/** A player named with his seat: "Tom (captain)", never a bare role. */
+export const whoWord = (name, role) => t("queue.who", { name, role: roleWord(role).toLocaleLowerCase(language()) });
 export const outcomeWord = (outcome) => t(`outcome.${outcome}`);
 
 /** The main line of a problem, by its type (and a rule break by its rule), never the API's detail. */

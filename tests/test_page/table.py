@@ -64,3 +64,25 @@ def check_board(page: Page, api: Api, game_id: int, hands: int) -> dict[str, Any
         box = page.locator(f'.scores tr[data-player="{game["roles"]["box"]}"] .dealer')
         expect(box).to_be_visible()
     return game
+
+
+def by_counts(page: Page, knocker: str, knocker_count: int, defender_count: int) -> None:
+    """Enter a hand by counts (R25): who knocked (box or captain) and both counts; not saved yet."""
+    page.click('button[data-mode="counts"]')
+    page.click(f'.knocker button[data-knocker="{knocker}"]')
+    page.fill("#count-knocker", str(knocker_count))
+    page.fill("#count-defender", str(defender_count))
+
+
+def recorded(api: Api, game_id: int) -> list[dict[str, Any]]:
+    """Each recorded hand as who sat where, who knocked and who scored what (R11, R19, R26)."""
+    rows = []
+    for hand in api.get(f"/games/{game_id}/hands")["items"]:
+        seating, ruling = hand["seating"], hand["ruling"]
+        scorer = None
+        if hand["knocker"] is not None:
+            defender = "captain" if hand["knocker"] == "box" else "box"
+            scorer = seating[hand["knocker"] if ruling["scorer"] == "knocker" else defender]
+        knocker = seating[hand["knocker"]] if hand["knocker"] else None
+        rows.append({"seating": seating, "knocker": knocker, "scorer": scorer, "points": ruling["points"]})
+    return rows

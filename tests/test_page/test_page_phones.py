@@ -88,7 +88,8 @@ def test_a_hand_saved_offline_is_queued_and_recorded_exactly_once_when_back_onli
     expect(page.locator(".queue li.queued")).to_have_count(1)
     expect(page.locator(".status")).to_contain_text("queued")
     queued = page.evaluate("JSON.parse(localStorage.getItem('ginref.queue'))")
-    body = {"knocker": "box", "knocker_deadwood_count": 2, "defender_deadwood_count": 12}
+    seating = {"box": ids[0], "captain": ids[1], "sitter": ids[2]}  # the seats it is played in (R11)
+    body = {"knocker": "box", "knocker_deadwood_count": 2, "defender_deadwood_count": 12, "seating": seating}
     assert [q["body"] for q in queued] == [body]
     assert api.get(f"/games/{game_id}")["hands_played"] == 0
 
@@ -126,6 +127,7 @@ def test_a_queued_hand_the_server_refuses_is_kept_with_the_reason_never_dropped(
     page.reload()
     expect(page.locator(".queue li.queued.refused")).to_have_count(1)  # kept on the phone
     page.click('.queue button:has-text("Send as the next hand")')
+    page.click('.queue .really-knocked button[data-knocker="box"]')  # who really knocked, in the seats now
     check_board(page, api, game_id, 2)
     expect(page.locator(".queue li.queued")).to_have_count(0)
 
