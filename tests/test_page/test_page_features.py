@@ -580,8 +580,7 @@ def test_r11_a_hand_refused_because_the_seats_moved_says_who_sits_where_by_name(
     record_by_counts(page, 3, 9)
     problem = page.locator(".status .problem")
     expect(problem.locator(".problem-words")).to_have_text(
-        "The seats have moved since this phone read the game: another phone recorded or corrected a hand first. "
-        "The game has been reloaded: check the roles and save again (R11, R26)."
+        "The seats have moved (R11): another hand was recorded meanwhile, so nothing was saved."
     )
     expect(problem.locator(".problem-seating")).to_have_text(
         "Now: Box: Ann-seats · Captain: Cy-seats · Sitter: Bob-seats."
