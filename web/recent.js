@@ -21,11 +21,11 @@ async function line(id, item) {
   replace(
     item,
     h("a", { href: `#game=${id}`, class: "link" }, t("start.game_n", { id })),
-    h("p", { class: "recent-line" }, t("start.recent_line", { names: who.join(", "), date })),
+    h("p", { class: "recent-line" }, who.join(", "), " · ", h("time", { datetime: game.played_at }, date)),
     h(
       "p",
       { class: "recent-scores", "data-status": game.status },
-      t("start.recent_scores", { scores }),
+      scores,
       " · ",
       game.winner ? t("start.recent_finished", { name: winner }) : t("start.recent_in_progress"),
     ),
