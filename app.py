@@ -158,9 +158,16 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_STRATEGY="moving-window",  # no burst of twice the limit across a window's edge
         RATELIMIT_KEY_PREFIX="ginref",
         EVENTS_POLL_INTERVAL=0.1,  # seconds between the reads of the versions of games being waited on
+        # Requests that may wait on the feeds at once, per worker process, and from one client address
+        # (0: no bound); one more gets a 429 at once. The gevent worker's connections (gunicorn.conf.py)
+        # stay above FEED_WAITERS, so /health, the reads and the writes always find one.
+        FEED_WAITERS=2000,
+        FEED_WAITERS_PER_CLIENT=200,
         LISTEN=None,  # host:port the server listens on (the Makefile sets FLASK_LISTEN): GET /api/v1/addresses
         PAGE_ADDRESSES=None,  # or the page's URLs for other phones, e.g. FLASK_PAGE_ADDRESSES='["https://gin.example/"]'
-        CORS_ORIGINS="*",  # or a list, e.g. FLASK_CORS_ORIGINS='["https://club.example"]'
+        # "*" (any origin but null) or a comma-separated list, e.g. GINREF_CORS_ORIGINS=https://club.example,
+        # https://gin.example (or a JSON list: FLASK_CORS_ORIGINS='["https://club.example"]'); never "null"
+        CORS_ORIGINS=os.environ.get("GINREF_CORS_ORIGINS", "*"),
         API_TITLE="ginref",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -196,12 +203,26 @@ SERVER_TIMEOUTS = {
     "idle_in_transaction_session_timeout": ("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 30.0),
 }
 CONNECT_TIMEOUT = ("DATABASE_CONNECT_TIMEOUT", 5)  # seconds (libpq: at least 2) to reach the server
+#: libpq's TCP settings (connect parameters), each overridden by the config key
+#: named; 0 sends none, leaving the system's. A server that goes silent (a
+#: network partition, a host gone) is given up on, and its request answered 503:
+#: a statement sent and not acknowledged after DATABASE_TCP_USER_TIMEOUT (10 s);
+#: a connection waiting on an answer gets a keepalive probe after 5 s of quiet,
+#: then every 2 s, and is dropped after 2 unanswered (9 s). The statement_timeout
+#: above bounds what a server that does answer runs (15 s).
+TCP_SETTINGS = {
+    "tcp_user_timeout": ("DATABASE_TCP_USER_TIMEOUT", 10.0, 1000),  # seconds, sent in ms
+    "keepalives_idle": ("DATABASE_KEEPALIVES_IDLE", 5, 1),  # seconds of quiet before the first probe
+    "keepalives_interval": ("DATABASE_KEEPALIVES_INTERVAL", 2, 1),  # seconds between probes
+    "keepalives_count": ("DATABASE_KEEPALIVES_COUNT", 2, 1),  # probes unanswered before the connection is dead
+}
 
 
 def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict[str, Any]) -> dict[str, Any]:
     """``connect_args`` with the server timeouts added to libpq's ``options``
     (after any the URL or ``connect_args`` give, e.g. ``-csearch_path=...``;
-    one they set already is theirs) and a connect timeout (unless given)."""
+    one they set already is theirs), a connect timeout and the TCP settings
+    (``TCP_SETTINGS``, each unless given)."""
 
     query = make_url(uri).query
     url_options = query.get("options", ())
@@ -219,6 +240,14 @@ def postgresql_connect_args(config: dict[str, Any], uri: str, connect_args: dict
     if "connect_timeout" not in query:
         key, default = CONNECT_TIMEOUT
         args.setdefault("connect_timeout", int(config.get(key, default)))
+    for parameter, (key, default, unit) in TCP_SETTINGS.items():
+        value = float(config.get(key, default))
+        if value < 0:
+            raise ValueError(f"{key} must be a number >= 0 (0: the system's own), not {value}")
+        if value and parameter not in query:
+            args.setdefault(parameter, round(value * unit))
+    if any(parameter.startswith("keepalives_") for parameter in args) and "keepalives" not in query:
+        args.setdefault("keepalives", 1)
     return args
 
 
@@ -365,14 +394,33 @@ def init_docs(app: Flask) -> None:
 
 
 CORS_RESOURCE = r"/api/*"  # flask-cors reads it as a regular expression: every path that starts with /api
+#: "*": every origin but ``null``, which sandboxed frames, file: pages and
+#: redirected requests send, so that it names no site (a pattern, not "*":
+#: flask-cors would allow null with it).
+ANY_ORIGIN_BUT_NULL = [re.compile(r"(?!null\Z).+\Z", re.IGNORECASE)]
+
+
+def cors_origins(given: str | list[str]) -> list[str | re.Pattern[str]]:
+    """The origins flask-cors allows, for ``CORS_ORIGINS``: ``*``, a
+    comma-separated list, or a list. ``null`` is refused, never allowed."""
+    listed = given.split(",") if isinstance(given, str) else list(given)
+    origins = [origin.strip() for origin in listed if origin.strip()]
+    if origins == ["*"]:
+        return list(ANY_ORIGIN_BUT_NULL)
+    if any(origin.lower() == "null" for origin in origins):
+        raise ValueError("CORS_ORIGINS: the null origin is never allowed (any page can send it)")
+    if not origins:
+        raise ValueError("CORS_ORIGINS: give * or at least one origin (e.g. https://club.example)")
+    return list(origins)
 
 
 def init_cors(app: Flask) -> None:
-    """Browsers may call /api/v1 from any origin by default (FLASK_CORS_ORIGINS
-    narrows it): there are no cookies, a write needs its bearer key."""
+    """Browsers may call /api/v1 from any origin but ``null`` by default
+    (GINREF_CORS_ORIGINS narrows it): there are no cookies, a write needs its
+    bearer key."""
     CORS(
         app,
-        resources={CORS_RESOURCE: {"origins": app.config["CORS_ORIGINS"]}},
+        resources={CORS_RESOURCE: {"origins": cors_origins(app.config["CORS_ORIGINS"])}},
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "Content-Disposition"],
         methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
@@ -427,7 +475,12 @@ def init_events(app: Flask) -> None:
     (EVENTS_POLL_INTERVAL: how often, in seconds, it reads the versions of the
     games being waited on)."""
     with app.app_context():
-        app.extensions["version_watch"] = VersionWatch(db.engine, float(app.config["EVENTS_POLL_INTERVAL"]))
+        app.extensions["version_watch"] = VersionWatch(
+            db.engine,
+            float(app.config["EVENTS_POLL_INTERVAL"]),
+            most=int(app.config["FEED_WAITERS"]),
+            per_client=int(app.config["FEED_WAITERS_PER_CLIENT"]),
+        )
 
 
 #: The table page (web/): static files only, a client of /api/v1 like any other.

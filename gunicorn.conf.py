@@ -11,14 +11,15 @@ import os
 
 bind = os.environ.get("GINREF_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GINREF_WORKERS", "4"))
-# gthread, answering its own errors as problem+json and accepting a connection only
-# with a thread free (serving.py). Threads, not processes, carry the phones that wait
-# on a game's events (up to 25 s each, holding no database connection meanwhile):
-# 4 workers x 16 threads serve 64 requests at once, e.g. 50 phones waiting while
-# others record. A database connection is taken only while a request reads or
-# writes (SQLAlchemy's pool: 5, and 10 more under load, per worker).
+# gevent, answering its own errors as problem+json (serving.py): a connection is
+# a greenlet, so the phones that wait on a game's events (up to 25 s each,
+# holding no database connection meanwhile) cost no thread. Each worker takes
+# up to worker_connections at once; at most FEED_WAITERS (app.py, 2,000) of them
+# wait on the feeds, so /health, the reads and the writes always find room.
+# A database connection is taken only while a request reads or writes
+# (SQLAlchemy's pool: 5, and 10 more under load, per worker).
 worker_class = "serving.ApiWorker"
-threads = int(os.environ.get("GINREF_THREADS", "16"))
+worker_connections = int(os.environ.get("GINREF_WORKER_CONNECTIONS", "3000"))
 timeout = 30
 graceful_timeout = 10
 keepalive = 5

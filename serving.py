@@ -1,16 +1,20 @@
 """The gunicorn worker for production (``worker_class`` in gunicorn.conf.py).
 
-gunicorn's threaded worker, with two changes:
+gunicorn's gevent worker: each connection is a greenlet, not a thread, so a
+phone waiting on its game's feed (up to 25 s) costs a few kilobytes and no
+thread; the worker serves thousands at once while ``/health``, the reads and
+the writes go on (``FEED_WAITERS`` bounds the waits below the worker's
+connections). psycopg (3.1.14 on) cooperates with gevent by itself, and the
+standard library's sockets, locks and sleeps are gevent's once the worker has
+patched them, before the app is loaded.
 
-- Every answer gunicorn gives itself (a request it cannot parse or that is over
-  its limits: a bad request line, a bad header or ``Content-Length``, a header
-  too large, a malformed chunked body) is ``application/problem+json``, built
-  by ``api.errors`` like every other error, with ``Connection: close``; not
-  gunicorn's HTML page. A chunked body that breaks while the application reads
-  it is the same 400, not the application's 500.
-- A worker accepts a new connection only while one of its threads is free, so
-  that a request stuck on a lock or a store never holds up a connection that
-  another worker could serve at once (``/health``, other games).
+One change to it: every answer gunicorn gives itself (a request it cannot
+parse or that is over its limits: a bad request line, a bad header or
+``Content-Length``, a header too large, a malformed chunked body) is
+``application/problem+json``, built by ``api.errors`` like every other error,
+with ``Connection: close``; not gunicorn's HTML page. A chunked body that
+breaks while the application reads it is the same 400, not the
+application's 500.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from gunicorn import util
 from gunicorn.http import errors
 from gunicorn.http.message import MAX_REQUEST_LINE, TOKEN_RE
 from gunicorn.http.wsgi import Response, default_environ
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import BadRequest
 
 TYPE_BASE = "https://ginref.org/problems/"
@@ -175,46 +179,17 @@ class _BodyProblems:
         return [response.get_data()]
 
 
-class ApiWorker(ThreadWorker):  # type: ignore[misc]
-    """gunicorn's gthread worker answering its own errors as problem+json and
-    accepting connections only with a thread free (see the module's docstring)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.busy = 0  # connections handed to the thread pool, not yet finished
+class ApiWorker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker answering its own errors as problem+json (see
+    the module's docstring)."""
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
         self.wsgi = _BodyProblems(self.wsgi, self.cfg)
 
-    # -- a new connection only with a thread free ---------------------------
-
-    def set_accept_enabled(self, enabled: bool) -> None:
-        super().set_accept_enabled(enabled and self.busy < self.cfg.threads)
-
-    def enqueue_req(self, conn: Any) -> None:
-        self.busy += 1
-        super().enqueue_req(conn)
-        self.set_accept_enabled(self._accepting)
-
-    def finish_request(self, conn: Any, fs: Any) -> None:
-        self.busy -= 1
-        super().finish_request(conn, fs)
-        self.set_accept_enabled(self.alive and self.nr_conns < self.worker_connections)
-
-    # -- errors as problem+json ---------------------------------------------
-
-    def handle_request(self, req: Any, conn: Any) -> bool:
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         req.body.reader = _CheckedReader(req.body.reader, req)
-        return bool(super().handle_request(req, conn))
-
-    def _keepalive_after(self, conn: Any, keepalive: bool) -> bool:
-        # The answer is out; a body left unread that cannot be drained to its
-        # end (malformed chunks) only means the connection closes.
-        try:
-            return bool(super()._keepalive_after(conn, keepalive))
-        except UnreadableBody:
-            return False
+        return super().handle_request(listener_name, req, sock, addr)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         try:

@@ -3,6 +3,8 @@
 - A body is refused (413) past its limit whatever its framing: with a
   ``Content-Length`` werkzeug refuses it; a chunked body (no length) is read
   here up to one byte past the limit, never truncated to it.
+- JSON is UTF-8 (RFC 8259): a byte order mark, UTF-16 or UTF-32 text or
+  bytes that are not UTF-8 are a 400 saying which.
 - JSON is parsed with bounded numbers: an integer of more than
   ``MAX_DIGITS`` digits, or a number that is not finite, is a 422 naming its
   JSON path (Python's own limit would be a ``ValueError`` deep in a parser).
@@ -26,8 +28,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import BaseConverter, ValidationError
 
 from api.context import current_request
-from api.errors import Problem, handle_problem, invalid
-from schemas.numbers import MAX_DIGITS, NumberOutOfRangeError, loads
+from api.errors import MALFORMED_JSON, Problem, handle_problem, invalid
+from schemas.numbers import MAX_DIGITS, NotUtf8Error, NumberOutOfRangeError, loads
 
 MAX_ID = 2147483647
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
@@ -60,7 +62,7 @@ _ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | or
 
 class ApiRequest(Request):
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
-        if isinstance(e, NumberOutOfRangeError):
+        if isinstance(e, NumberOutOfRangeError | NotUtf8Error):
             raise e
         return super().on_json_loading_failed(e)
 
@@ -87,6 +89,10 @@ def out_of_range(error: NumberOutOfRangeError) -> Problem:
         error.path,
         f"the number {shown} is out of range: integers have at most {MAX_DIGITS} digits, and numbers must be finite",
     )
+
+
+def not_utf8(error: NotUtf8Error) -> Problem:
+    return Problem(400, f"the request body is not UTF-8 JSON (RFC 8259): {error.reason}", type=MALFORMED_JSON)
 
 
 class IdConverter(BaseConverter):
@@ -139,6 +145,7 @@ def read_chunked_body() -> None:
 def init_bodies(app: Flask) -> None:
     app.json = BoundedJSONProvider(app)
     app.register_error_handler(NumberOutOfRangeError, lambda error: handle_problem(out_of_range(error)))
+    app.register_error_handler(NotUtf8Error, lambda error: handle_problem(not_utf8(error)))
     app.request_class = ApiRequest
     app.url_map.converters["id"] = IdConverter
 

@@ -13,8 +13,9 @@ from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, stale_dispute
 from api.games import load_game
 from api.judging import Judged, judge_cards
+from api.shapes import Page, page_of
 from models import Dispute, Game, Hand, db
-from models.disputes import disputes_of
+from models.disputes import disputes_query
 from models.revisions import latest_revision
 from schemas.disputes import DisputeArgsSchema, DisputeInSchema, DisputeListSchema, DisputeSchema, ResolutionInSchema
 from schemas.hands import HandInSchema
@@ -76,10 +77,9 @@ def open_dispute(data: dict[str, Any], game_id: int, number: int) -> tuple[Dispu
 @blp.arguments(DisputeArgsSchema, location="query")
 @blp.response(200, DisputeListSchema)
 @keyed_read(blp, scope="game")
-def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
+def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> Page:
     """A hand's disputes, open and resolved, oldest first"""
-    items = [d for d in disputes_of(game_id, number) if args.get("status") in (None, d.status)]
-    return {"items": items}
+    return page_of(disputes_query(game_id, number, args.get("status")), args)
 
 
 @blp.route("/hands/<id:number>/disputes/<id:dispute_id>", methods=["GET"])
@@ -115,6 +115,6 @@ def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id:
 @blp.arguments(DisputeArgsSchema, location="query")
 @blp.response(200, DisputeListSchema)
 @keyed_read(blp, scope="game")
-def list_game_disputes(args: dict[str, Any], game_id: int) -> dict[str, Any]:
+def list_game_disputes(args: dict[str, Any], game_id: int) -> Page:
     """A game's disputes, open and resolved, oldest first"""
-    return {"items": [d for d in disputes_of(game_id) if args.get("status") in (None, d.status)]}
+    return page_of(disputes_query(game_id, None, args.get("status")), args)

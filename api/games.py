@@ -2,23 +2,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app, g, request
 from flask.views import MethodView
 from sqlalchemy import select
 
 import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
-from api.errors import FORBIDDEN, Problem, conflict, invalid, not_found
-from api.guards import unknown_league
+from api.errors import FORBIDDEN, RATE_LIMITED, Problem, conflict, invalid, not_found
+from api.guards import league_unseen, unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
-from models.events import VersionWatch, events_after
+from models.events import VersionWatch, WaitRefused, events_after
 from models.game import GameRow
 from models.league import PUBLIC
 from models.revisions import has_revisions
+from models.security import KeyRow, key_reads, rotate_key
 from models.security import issue_scorer_key as scorer_key
-from models.security import rotate_key
 from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
 from schemas.events import EventArgsSchema, EventListSchema
@@ -31,6 +31,8 @@ from schemas.games import (
     KeySchema,
     PageArgsSchema,
 )
+
+FEED_RETRY_AFTER = 5  # seconds: a phone refused a wait polls meanwhile
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
 
@@ -62,7 +64,7 @@ def _league_of(data: dict[str, Any]) -> int | None:
     league_id: int | None = data.get("league_id")
     if league_id is None:
         return None
-    if db.session.get(League, league_id) is None:
+    if league_unseen(league_id) or db.session.get(League, league_id) is None:
         raise unknown_league(league_id)
     members = set(db.session.scalars(select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)))
     for i, p in enumerate(data["players"]):
@@ -183,7 +185,22 @@ def get_events(args: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict
     if not items and wait > 0:
         db.session.close()  # no connection is held while waiting
         watch: VersionWatch = current_app.extensions["version_watch"]
-        if watch.wait(game_id, after, wait):
-            game = GameRow.read(game_id) or game
+        key: KeyRow | None = g.get("read_key")
+        try:
+            seen = watch.wait(
+                game_id, after, wait, client=request.remote_addr or "", key_id=None if key is None else key.id
+            )
+        except WaitRefused as refused:
+            raise Problem(
+                429,
+                f"{refused.detail}: ask again without wait (or in {FEED_RETRY_AFTER} s)",
+                type=RATE_LIMITED,
+                headers={"Retry-After": str(FEED_RETRY_AFTER)},
+            ) from None
+        if seen is not None:
+            if key is not None and not key_reads(key.id):  # revoked while waiting: the read it opened ends
+                raise not_found("game", game_id)
             items = events_after(game_id, after, limit)
+            # the version the watch read (of its last tick), or a later one the events name
+            game = game.replace(version=max([seen, *(item.version for item in items)]))
     return {"items": items, "version": game.version}, {"ETag": game.etag}

@@ -16,7 +16,9 @@ one, creating a game outside a league, creating a player and the referee
 endpoints need no key: they hand out keys or touch no one's data. A share
 key never writes (403). A write to a private league or game with no key that
 reads it (missing, unknown, revoked, another's) is answered as if it did not
-exist (404; for a game's ``league_id``, the 422 of an unknown league).
+exist (404; for a game's ``league_id``, the 422 of an unknown league, after
+the same checks of the body, in the same order, as for a league that is not
+there).
 
 Reads of one league or game (:func:`guard_read`, declared with
 api.docs.keyed_read) are the same 404 as an unknown id when the league or
@@ -26,11 +28,13 @@ game is private and the request has none of its keys, write or share.
 from __future__ import annotations
 
 import hmac
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, Request, Response, current_app
 from sqlalchemy import select
+from werkzeug.datastructures import ETags
 
 from api import idempotency
 from api.body import WRITE_METHODS
@@ -85,6 +89,14 @@ def unknown_league(league_id: int) -> Problem:
     """A game's ``league_id`` that names no league (or a private one the
     request cannot read): a 422, whoever finds it."""
     return invalid("league_id", f"there is no league {league_id}", offending=league_id)
+
+
+def league_unseen(league_id: int) -> bool:
+    """Whether this request named a private league it cannot read in its
+    body (its guard let it through as a write naming no league): the view
+    answers it as it answers an unknown league, with the same checks in the
+    same order."""
+    return bool(request_g().get("unseen_league") == league_id)
 
 
 def _known(digest: str | None, row: KeyRow | None) -> KeyRow | None:
@@ -184,27 +196,77 @@ def _resolve(guard: WriteGuard, access: Access, req: Request) -> None:
             and 0 < league_id <= 2147483647
             and db.session.get(League, league_id) is not None
         ):  # an unknown league is the view's 422
-            _league(league_id, access, hidden=unknown_league(league_id))
+            hidden = unknown_league(league_id)
+            try:
+                _league(league_id, access, hidden=hidden)
+            except Problem as problem:
+                if problem is not hidden:
+                    raise
+                # as an unknown league: no credential, and the view's checks, in its order, then its 422
+                access.credential = None
+                request_g().unseen_league = league_id
+
+
+#: RFC 9110, section 8.8.3: entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, in a list
+_ENTITY_TAG = re.compile(r'[ \t]*(W/)?"([\x21\x23-\x7e\x80-\xff]*)"[ \t]*(?:,|\Z)')
+_LIST_GAP = re.compile(r"[ \t,]*")
+
+
+def entity_tags(header: str) -> tuple[ETags, bool]:
+    """The entity tags of an If-Match or If-None-Match header (RFC 9110),
+    and whether it held anything else. An unquoted ``g13v1`` is no entity
+    tag, in either header: it matches nothing (werkzeug's ``parse_etags``
+    would read it as the tag ``"g13v1"``).
+
+    >>> tags, other = entity_tags('"g1v2", W/"g1v1", g1v3')
+    >>> sorted(tags.as_set(include_weak=True)), tags.contains_weak("g1v1"), other
+    (['g1v1', 'g1v2'], True, True)
+    """
+    if header.strip() == "*":
+        return ETags(star_tag=True), False
+    strong: list[str] = []
+    weak: list[str] = []
+    other = False
+    at = 0
+    while True:
+        gap = _LIST_GAP.match(header, at)
+        at = gap.end() if gap else at
+        if at >= len(header):
+            return ETags(strong, weak), other
+        tag = _ENTITY_TAG.match(header, at)
+        if tag is None:
+            other = True
+            comma = header.find(",", at)
+            if comma < 0:
+                return ETags(strong, weak), other
+            at = comma + 1
+            continue
+        (weak if tag.group(1) else strong).append(tag.group(2))
+        at = tag.end()
 
 
 def _check_if_match(game: GameView, req: Request) -> None:
     """RFC 9110: If-Match compares strongly (a weak tag never matches), and
-    ``*`` matches the game that is there. A tag from before a change that
-    left the hands and rules as they were (a dispute opened or rejected)
-    still matches: the write it guards would find the same hands."""
+    ``*`` matches the game that is there; what is not an entity tag matches
+    nothing (:func:`entity_tags`). A tag from before a change that left the
+    hands and rules as they were (a dispute opened or rejected) still
+    matches: the write it guards would find the same hands."""
     current = game.etag
-    if not req.headers.get("If-Match"):
+    header = req.headers.get("If-Match")
+    if not header:
         raise Problem(
             428,
             f"writes to a game's hands need If-Match with the game's ETag (now {current})",
             type=PRECONDITION_REQUIRED,
             headers={"ETag": current},
         )
-    given = req.if_match
+    given, other = entity_tags(header)
     if not (given.star_tag or any(game.guards(tag) for tag in given.as_set())):
+        unquoted = "; an entity tag is quoted, as the ETag header gives it" if other else ""
         raise Problem(
             412,
-            f"the game's hands or rules have changed: its ETag is now {current} (a weak W/ tag never matches)",
+            f"the game's hands or rules have changed: its ETag is now {current} "
+            f"(a weak W/ tag never matches{unquoted})",
             type=PRECONDITION_FAILED,
             headers={"ETag": current},
             game=GameSchema().dump(game),
@@ -221,12 +283,12 @@ def not_modified(etag: str, req: Request) -> Response | None:
     """A read's answer to If-None-Match (RFC 9110: compared weakly): 304 with
     no body when the client's copy is current. The header as a client sends
     it back, the one tag it was given, is compared as it is; any other is
-    parsed."""
+    parsed (:func:`entity_tags`: an unquoted tag matches nothing)."""
     header = req.headers.get("If-None-Match")
     if not header:
         return None
     if header != etag:
-        given = req.if_none_match
+        given, _ = entity_tags(header)
         if not (given.star_tag or given.contains_weak(etag.strip('"'))):
             return None
     return NotModified(status=304, headers={"ETag": etag})
@@ -311,6 +373,8 @@ def guard_read() -> Response | None:
             known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)
         ):
             raise _missing(guard, args)
+        if audience.private:
+            request_g().read_key = known  # a wait on the game's feed ends once it is revoked
         if guard.key == "write":
             _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
     # public: a key, if any, is not even looked at

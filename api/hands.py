@@ -12,10 +12,10 @@ from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
 from api.judging import judge_input
-from api.shapes import HandInGame
+from api.shapes import HandInGame, Page, page_of
 from models import Game, Hand, db
 from models.game import GameRow, StaleGameError
-from models.revisions import revisions_of
+from models.revisions import revisions_query
 from referee import Roles
 from schemas.hands import (
     HandCorrectionSchema,
@@ -25,6 +25,7 @@ from schemas.hands import (
     ReasonArgsSchema,
     RevisionListSchema,
 )
+from schemas.pages import PageArgsSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands", description="The hands of a game")
 
@@ -125,11 +126,12 @@ class HandByNumber(MethodView):
 
 
 @blp.route("/<id:number>/revisions", methods=["GET"])
+@blp.arguments(PageArgsSchema(), location="query")
 @blp.response(200, RevisionListSchema)
 @keyed_read(blp, scope="game")
-def get_revisions(game_id: int, number: int) -> dict[str, Any]:
+def get_revisions(args: dict[str, Any], game_id: int, number: int) -> Page:
     """Every version of a hand, oldest first: recorded, each correction, an undo"""
-    revisions = revisions_of(game_id, number)
-    if not revisions:
+    revisions = page_of(revisions_query(game_id, number), args)
+    if not revisions.total:
         raise not_found(f"hand {number} in game", game_id)
-    return {"items": revisions}
+    return revisions

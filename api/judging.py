@@ -33,7 +33,7 @@ from referee.game import advance, new_game
 from referee.roles import PlayerId
 from referee.stats import game_figures
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
-from schemas.numbers import NumberOutOfRangeError
+from schemas.numbers import NotUtf8Error, NumberOutOfRangeError
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
 from schemas.transfer import GAME_SCHEMAS, GameReader
 from schemas.transfer_fast import load_game
@@ -142,7 +142,7 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         del decoded, fast
         try:
             raw = reader.read(text, field)
-        except NumberOutOfRangeError:
+        except (NumberOutOfRangeError, NotUtf8Error):
             raise
         except ValueError:
             raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON) from None

@@ -36,7 +36,7 @@ from schemas.leagues import (
     StandingsArgsSchema,
     StandingsSchema,
 )
-from schemas.numbers import NumberOutOfRangeError
+from schemas.numbers import NotUtf8Error, NumberOutOfRangeError
 from schemas.transfer import LeagueImportSchema, read_document, read_player_mapping
 
 blp = Blueprint(
@@ -301,7 +301,7 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
         raise malformed
     try:
         body = read_document(lambda: request.get_data(cache=False))  # not kept in the request
-    except NumberOutOfRangeError:
+    except (NumberOutOfRangeError, NotUtf8Error):
         raise
     except ValueError:
         raise malformed from None

@@ -13,10 +13,25 @@ in production (several workers share them) when it answers on
 127.0.0.1:6379, else in each worker's memory (--limit-store). The server's
 CPU time per request (its whole process group, from /proc) is reported too.
 
+The waiters phase (--waiters 2000 10000) follows a club night: that many
+phones wait on the feeds of --waiter-games games (a long poll each,
+``?after=<version>&wait=25``, asked again at once when answered) while
+--scorers clients record hands into some of those games and /health is asked
+all along. It reports /health and write latencies (beside the same scorers
+with no waiter), how soon each waiting phone had a hand after its 201 (the
+wake latency), the server's memory per waiting phone and every error. The
+phones are greenlets in one client process (gevent), so that the client holds
+ten thousand connections on this machine.
+
 Bounded: every phase runs for --seconds and stops.
 """
 
-from __future__ import annotations
+import sys as _sys
+
+if "--waiter-child" in _sys.argv:  # the phones' process: gevent's sockets before anything imports them
+    from gevent import monkey
+
+    monkey.patch_all()
 
 import argparse
 import json
@@ -272,6 +287,230 @@ def run(
     }
 
 
+# --- the waiters phase ---------------------------------------------------------------------------------
+
+
+def _rss_kib(pgid: int) -> int:
+    """Resident memory of a process group's processes (Linux /proc), KiB."""
+    total = 0
+    page_kib = os.sysconf("SC_PAGE_SIZE") // 1024
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[2]) == pgid:
+                    total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page_kib
+            except OSError:
+                continue
+    return total
+
+
+def _waiter_child(args: argparse.Namespace) -> int:
+    """The waiting phones, one greenlet each: connect, wait on the game's feed,
+    note when each change arrived (monotonic clock, shared by the processes
+    of this machine), wait again; until ``--seconds`` after all are connected."""
+    import gevent
+
+    spec = json.loads(sys.stdin.read())
+    port, games, count = spec["port"], spec["games"], spec["waiters"]
+    woken: list[tuple[int, int, float]] = []  # (game, version, when)
+    errors: list[str] = []
+    connected = [0]
+    from gevent.event import Event
+
+    go, stop = Event(), Event()
+
+    def phone(i: int) -> None:
+        game_id, after = games[i % len(games)]
+        client = Client(port)
+        try:
+            client._connect()
+        except OSError as err:
+            errors.append(f"connect: {err}")
+            return
+        connected[0] += 1
+        go.wait()
+        while not stop.is_set():
+            try:
+                status, _, body, _ = client.call("GET", f"/api/v1/games/{game_id}/events?after={after}&wait=25")
+            except (OSError, ConnectionError) as err:
+                if not stop.is_set():
+                    errors.append(f"feed: {type(err).__name__}")
+                return
+            when = time.monotonic()
+            if status != 200:
+                errors.append(f"feed {status}")
+                gevent.sleep(1)
+                continue
+            for item in body["items"]:
+                woken.append((game_id, item["version"], when))
+            after = body["version"]
+
+    greenlets = [gevent.spawn(phone, i) for i in range(count)]
+    deadline = time.monotonic() + 120
+    while connected[0] + len(errors) < count and time.monotonic() < deadline:
+        gevent.sleep(0.1)
+    go.set()
+    gevent.sleep(1.0)  # every phone has asked
+    print(json.dumps({"connected": connected[0]}), flush=True)  # the parent starts the scorers now
+    gevent.sleep(spec["seconds"] + 2)
+    stop.set()
+    gevent.killall(greenlets, timeout=5)
+    print(json.dumps({"woken": woken, "errors": errors}), flush=True)
+    return 0
+
+
+def _scorer(port: int, game: tuple[int, str], seed: int, until: float, out: dict[str, list[Any]]) -> None:
+    """Record hands into a game that phones wait on, noting when each 201 came."""
+    rng = random.Random(seed)
+    client = Client(port)
+    game_id, key = game
+    status, headers, _, _ = client.call("GET", f"/api/v1/games/{game_id}")
+    etag, errors = headers["etag"], 0
+    while time.perf_counter() < until:
+        body = {"knocker": rng.choice(["box", "captain"]), "knocker_deadwood_count": 9, "defender_deadwood_count": 10}
+        status, headers, result, elapsed = client.call(
+            "POST", f"/api/v1/games/{game_id}/hands", body, {"Authorization": f"Bearer {key}", "If-Match": etag}
+        )
+        if status != 201:
+            errors += 1
+            status, headers, _, _ = client.call("GET", f"/api/v1/games/{game_id}")
+            etag = headers["etag"]
+            continue
+        out["writes"].append(elapsed)
+        out["recorded"].append((game_id, int(etag_version(headers["etag"])), time.monotonic()))
+        etag = headers["etag"]
+    out["errors"].append(errors)
+
+
+def etag_version(etag: str) -> int:
+    return int(etag.strip('"').split("v", 1)[1])
+
+
+def _prober(port: int, until: float, out: dict[str, list[Any]]) -> None:
+    """/health asked all along, as a monitor would (every 20 ms)."""
+    client, errors = Client(port), 0
+    while time.perf_counter() < until:
+        status, _, _, elapsed = client.call("GET", "/health")
+        if status != 200:
+            errors += 1
+        out["health"].append(elapsed)
+        time.sleep(0.02)
+    out["health_errors"].append(errors)
+
+
+def _scoring_process(job: tuple[int, list[tuple[int, str]], int, float]) -> dict[str, list[Any]]:
+    port, games, seed, seconds = job
+    out: dict[str, list[Any]] = {"writes": [], "recorded": [], "errors": [], "health": [], "health_errors": []}
+    until = time.perf_counter() + seconds
+    threads = [threading.Thread(target=_scorer, args=(port, g, seed + i, until, out)) for i, g in enumerate(games)]
+    threads.append(threading.Thread(target=_prober, args=(port, until, out)))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    return out
+
+
+def _scoring(port: int, games: list[tuple[int, str]], seconds: float, processes: int) -> dict[str, list[Any]]:
+    jobs = [(port, games[p::processes], 1000 * p, seconds) for p in range(processes)]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        parts = pool.map(_scoring_process, jobs)
+    return {k: [v for part in parts for v in part[k]] for k in parts[0]}
+
+
+def run_waiters(
+    backend: str,
+    waiters: int,
+    game_count: int,
+    scorers: int,
+    seconds: float,
+    tmp: Path,
+    processes: int,
+    limit_store: str,
+) -> dict[str, Any]:
+    import subprocess
+
+    from tests.live import database_url
+
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp / f'waiters-{waiters}.sqlite3'}"
+    else:
+        os.environ.setdefault("TEST_DATABASE_URL", PG_URL)
+        url = database_url("postgresql", tmp, f"ginref_waiters_{waiters}")
+    # connections are not spread evenly over the workers: each may take them all
+    env = {
+        "FLASK_RATELIMIT_STORAGE_URI": json.dumps(limit_store),
+        "FLASK_RATELIMIT_KEY_PREFIX": json.dumps(f"ginref-waiters-{os.getpid()}-{backend}-{waiters}"),
+        "FLASK_FEED_WAITERS": str(waiters + 100),
+        "FLASK_FEED_WAITERS_PER_CLIENT": "0",
+        "GINREF_WORKER_CONNECTIONS": str(waiters + 1000),
+    }
+    with LiveServer(url, workers=4, env=env) as server:
+        assert server.process is not None
+        setup = Client(server.port)
+        players = [setup.call("POST", "/api/v1/players", {"name": n})[2]["id"] for n in ("Ann", "Bob", "Cy")]
+        games: list[tuple[int, str]] = []
+        for _ in range(game_count):
+            status, _, body, _ = setup.call(
+                "POST",
+                "/api/v1/games",
+                {
+                    "players": players,
+                    "roles": {"box": players[0], "captain": players[1], "sitter": players[2]},
+                    "rules": {"target_score": 1000},
+                },
+            )
+            assert status == 201, body
+            games.append((body["id"], body["key"]))
+        scored = games[:scorers]
+        quiet = _scoring(server.port, scored, seconds, processes)  # the same scorers, no one waiting
+        versions = [(g, etag_version(setup.call("GET", f"/api/v1/games/{g}")[1]["etag"])) for g, _ in games]
+        rss_before = _rss_kib(server.process.pid)
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--waiter-child"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(json.dumps({"port": server.port, "games": versions, "waiters": waiters, "seconds": seconds}))
+        child.stdin.close()
+        connected = json.loads(child.stdout.readline())["connected"]
+        rss_waiting = _rss_kib(server.process.pid)
+        busy = _scoring(server.port, scored, seconds, processes)
+        woken_out = json.loads(child.stdout.readline())
+        child.wait(timeout=60)
+    recorded = {(g, v): at for g, v, at in busy["recorded"]}
+    watched = {g for g, _ in versions[:game_count]}
+    phones_per_game = {g: sum(1 for i in range(waiters) if versions[i % game_count][0] == g) for g in watched}
+    wakes = [at - recorded[(g, v)] for g, v, at in woken_out["woken"] if (g, v) in recorded]
+    expected = sum(phones_per_game[g] for g, _ in recorded)
+    return {
+        "backend": backend,
+        "waiters": waiters,
+        "connected": connected,
+        "games": game_count,
+        "scorers": scorers,
+        "health_p50": _ms(busy["health"], 0.5),
+        "health_p99": _ms(busy["health"], 0.99),
+        "write_p50_quiet": _ms(quiet["writes"], 0.5),
+        "write_p99_quiet": _ms(quiet["writes"], 0.99),
+        "write_p50": _ms(busy["writes"], 0.5),
+        "write_p99": _ms(busy["writes"], 0.99),
+        "hands_per_s_quiet": len(quiet["writes"]) / seconds,
+        "hands_per_s": len(busy["writes"]) / seconds,
+        "wakes": len(wakes),
+        "wakes_expected": expected,
+        "wake_p50": _ms(wakes, 0.5),
+        "wake_p99": _ms(wakes, 0.99),
+        "wake_max": max(wakes, default=float("nan")) * 1000,
+        "rss_per_waiter_kib": (rss_waiting - rss_before) / max(1, connected),
+        "errors": sum(busy["errors"]) + sum(busy["health_errors"]) + len(woken_out["errors"]),
+        "error_kinds": sorted(set(woken_out["errors"]))[:5],
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, nargs="+", default=[16, 64])
@@ -285,7 +524,17 @@ def main() -> int:
         help="rate-limit storage URI (default: Redis on 127.0.0.1:6379 if it answers, else memory)",
     )
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--waiters", type=int, nargs="*", default=[], help="the waiters phase: this many phones waiting"
+    )
+    parser.add_argument("--waiter-games", type=int, default=700, help="the games they wait on (default 700)")
+    parser.add_argument("--scorers", type=int, default=64, help="clients recording hands meanwhile (default 64)")
+    parser.add_argument("--waiter-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.waiter_child:
+        return _waiter_child(args)
+    if args.waiters:
+        return _main_waiters(args)
     limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if redis_up() else "memory://")
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -314,6 +563,46 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 1 if any(r["errors"] or r["ceiling_errors"] for r in results) else 0
+
+
+def _main_waiters(args: argparse.Namespace) -> int:
+    limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if redis_up() else "memory://")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend in args.backends:
+            for waiters in args.waiters:
+                r = run_waiters(
+                    backend,
+                    waiters,
+                    args.waiter_games,
+                    args.scorers,
+                    args.seconds,
+                    Path(tmp),
+                    args.processes,
+                    limit_store,
+                )
+                results.append(r)
+                print(json.dumps(r), file=sys.stderr)
+    print(f"limits kept in {limit_store}; {args.seconds:g} s of scoring with and without the waiters")
+    print(
+        "| Backend | Waiting phones (connected) | Games | Scorers | `/health` p50 / p99 ms | "
+        "Write p50 / p99 ms, no waiter | Write p50 / p99 ms | Hands/s (no waiter) | Woken / expected | "
+        "Wake p50 / p99 / max ms | Server RSS per waiter | Errors |"
+    )
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for r in results:
+        print(
+            f"| {r['backend']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']} | "
+            f"{r['health_p50']:.0f} / {r['health_p99']:.0f} | "
+            f"{r['write_p50_quiet']:.0f} / {r['write_p99_quiet']:.0f} | "
+            f"{r['write_p50']:.0f} / {r['write_p99']:.0f} | {r['hands_per_s']:.0f} ({r['hands_per_s_quiet']:.0f}) | "
+            f"{r['wakes']:,} / {r['wakes_expected']:,} | "
+            f"{r['wake_p50']:.0f} / {r['wake_p99']:.0f} / {r['wake_max']:.0f} | "
+            f"{r['rss_per_waiter_kib']:.0f} KiB | {r['errors']} {' '.join(r['error_kinds'])} |"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 1 if any(r["errors"] for r in results) else 0
 
 
 if __name__ == "__main__":

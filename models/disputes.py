@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, select
+from sqlalchemy import JSON, ForeignKey, Integer, Select, String, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db, now
@@ -82,9 +82,11 @@ def compare(recorded: dict[str, Any], disputed: dict[str, Any]) -> list[dict[str
     ]
 
 
-def disputes_of(game_id: int, number: int | None = None) -> list[Dispute]:
-    """A game's disputes (of one hand, given ``number``), oldest first."""
+def disputes_query(game_id: int, number: int | None = None, status: str | None = None) -> Select[tuple[Dispute]]:
+    """A game's disputes (of one hand, given ``number``; with this ``status``), oldest first."""
     query = select(Dispute).where(Dispute.game_id == game_id)
     if number is not None:
         query = query.where(Dispute.number == number)
-    return list(db.session.scalars(query.order_by(Dispute.id)))
+    if status is not None:
+        query = query.where(Dispute.status == status)
+    return query.order_by(Dispute.id)

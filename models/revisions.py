@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, bindparam, func, insert, select
+from sqlalchemy import JSON, ForeignKey, Integer, Select, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import DriverStatement, UTCDateTime, db, insert_rows, now
@@ -65,11 +65,6 @@ _NEXT = (
     .scalar_subquery()
 )
 _INSERT = DriverStatement(insert(_REVISIONS).values(revision=_NEXT))
-_OF_HAND = (
-    select(HandRevision)
-    .where(HandRevision.game_id == bindparam("game_id"), HandRevision.number == bindparam("number"))
-    .order_by(HandRevision.revision)
-)
 
 
 def add_revision(
@@ -146,6 +141,10 @@ def latest_revision(game_id: int, number: int) -> int | None:
     return value
 
 
-def revisions_of(game_id: int, number: int) -> list[HandRevision]:
-    """Every version of hand ``number`` of the game, oldest first."""
-    return list(db.session.scalars(_OF_HAND, {"game_id": game_id, "number": number}))
+def revisions_query(game_id: int, number: int) -> Select[tuple[HandRevision]]:
+    """Every version of hand ``number`` of the game, oldest first, as a query (to page)."""
+    return (
+        select(HandRevision)
+        .where(HandRevision.game_id == game_id, HandRevision.number == number)
+        .order_by(HandRevision.revision)
+    )

@@ -87,6 +87,11 @@ class KeyRow:
         return self.game_id is not None and self.game_id == game_id
 
 
+def key_reads(key_id: int) -> bool:
+    """Whether the key is still in force (not revoked)."""
+    return db.session.scalar(select(ApiKey.revoked_at.is_(None)).where(ApiKey.id == key_id)) is True
+
+
 def find_key(key_hash: str) -> KeyRow | None:
     row = db.session.connection().execute(_FIND_KEY, {"key_hash": key_hash}).one_or_none()
     return None if row is None else KeyRow(*row)

@@ -183,15 +183,32 @@ CSV_COLUMNS = [
 ]
 
 
+#: what a spreadsheet reads as the start of a formula (OWASP, "CSV Injection")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A cell of free text (a player's name) as a spreadsheet shows it and
+    runs none of it: one starting with a formula's character gets a leading
+    ``'``, OWASP's advice. Numbers are written as numbers, never through here.
+
+    >>> csv_text("=HYPERLINK(0)"), csv_text("Ann")
+    ("'=HYPERLINK(0)", 'Ann')
+    """
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
 def export_csv(league: League) -> str:
-    """One row per hand: roles, outcome, points and running scores."""
-    names = dict(
-        db.session.execute(
+    """One row per hand: roles, outcome, points and running scores. Names
+    are :func:`csv_text`: the export's reader opens it in a spreadsheet."""
+    names = {
+        player_id: csv_text(name)
+        for player_id, name in db.session.execute(
             select(Player.id, Player.name)
             .join(LeagueMember, LeagueMember.player_id == Player.id)
             .where(LeagueMember.league_id == league.id)
         ).all()
-    )
+    }
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

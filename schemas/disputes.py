@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from schemas.fields import DISPUTE_STATUSES, KNOCKERS, MODES, ROLES, Text
 from schemas.hands import MAX_REASON, DefenderHandSchema, KnockerHandSchema
+from schemas.pages import PageArgsSchema, PageSchema
 from schemas.rulings import Dumped, RulingSchema
 
 MAX_CLAIM = 2000
@@ -96,9 +97,9 @@ class DisputeSchema(Schema):
     resolved_key_id = fields.Integer(required=True, allow_none=True)
 
 
-class DisputeListSchema(Schema):
+class DisputeListSchema(PageSchema):
     items = fields.List(fields.Nested(DisputeSchema), required=True)
 
 
-class DisputeArgsSchema(Schema):
+class DisputeArgsSchema(PageArgsSchema):
     status = fields.String(validate=validate.OneOf(DISPUTE_STATUSES), metadata={"description": "Only these"})

@@ -15,6 +15,7 @@ from schemas.fields import (
     visibility_field,
 )
 from schemas.hands import SeatingSchema, card_field, seating_dict
+from schemas.pages import PageArgsSchema  # noqa: F401  (the lists' query, imported from here too)
 from schemas.rules import RulesOutSchema, RulesSchema
 
 
@@ -171,11 +172,6 @@ class GameListSchema(Schema):
     total = fields.Integer(required=True)
     page = fields.Integer(required=True)
     per_page = fields.Integer(required=True)
-
-
-class PageArgsSchema(Schema):
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=100000))
-    per_page = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class GameHistorySchema(Schema):

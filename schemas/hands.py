@@ -23,6 +23,7 @@ from schemas.fields import (
     dumps_one_whole,
     id_field,
 )
+from schemas.pages import PageSchema
 from schemas.rulings import Dumped, RulingSchema, explained
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
@@ -509,5 +510,5 @@ class RevisionSchema(Schema):
     )
 
 
-class RevisionListSchema(Schema):
+class RevisionListSchema(PageSchema):
     items = fields.List(fields.Nested(RevisionSchema), required=True)

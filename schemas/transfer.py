@@ -10,7 +10,6 @@ all its hands.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +32,7 @@ from schemas.fields import (
     visibility_field,
 )
 from schemas.hands import MAX_REASON, HandInSchema
-from schemas.numbers import NumberOutOfRangeError, loads
+from schemas.numbers import NumberOutOfRangeError, check_utf8, loads, utf8_text
 from schemas.rules import RulesSchema
 
 _SHORT = 12  # a card, role or outcome is shorter; a name or date-time may not be
@@ -326,9 +325,11 @@ def read_document(read: Callable[[], bytes]) -> Any:
     occurs, as a large import holds tens of thousands of hands of the same
     52 cards. Raises ``ValueError`` for text that is not JSON (as
     ``json.loads``), and :class:`~schemas.numbers.NumberOutOfRangeError` for a
-    number out of range. A body that is not UTF-8, or not an object whose
-    ``games`` are an array, is parsed whole, with the standard library."""
+    number out of range. A body that is not UTF-8 is a
+    :class:`~schemas.numbers.NotUtf8Error`; one that is not an object whose
+    ``games`` are an array is parsed whole, with the standard library."""
     data = read()
+    check_utf8(data)  # the whole body's: a game's text is read later, on its own
     strings = _Strings()
     try:
         members = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
@@ -412,4 +413,4 @@ class GameReader:
 
 
 def _decoded(data: bytes) -> str:
-    return data.decode(json.detect_encoding(data), "surrogatepass")  # as json.loads decodes bytes
+    return utf8_text(data)  # UTF-8 only, as every body (RFC 8259)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from models.database import dumps_json, loads_json
-from schemas.numbers import NumberOutOfRangeError, loads
+from schemas.numbers import NotUtf8Error, NumberOutOfRangeError, check_utf8, loads
 
 BIG = 2**70  # past orjson's 64 bits
 
@@ -76,7 +76,8 @@ def test_a_body_orjson_refuses_is_read_or_refused_as_before() -> None:
     assert loads(b'{"n": 123456789012345678901234567890}') == {"n": 123456789012345678901234567890}
     assert loads(b"[18446744073709551616, -9223372036854775809]") == [18446744073709551616, -9223372036854775809]
     assert loads('["\\ud800"]') == ["\ud800"]  # a lone surrogate: orjson refuses it, json reads it
-    assert loads(b"\xef\xbb\xbf[1]") == [1]  # a byte order mark
+    with pytest.raises(NotUtf8Error, match=r"^it starts with a byte order mark \(UTF-8\)$"):
+        loads(b"\xef\xbb\xbf[1]")  # RFC 8259: no byte order mark
     for body, path in (
         (b'{"n": 1e400}', "n"),
         (b"[NaN]", "[0]"),
@@ -85,3 +86,21 @@ def test_a_body_orjson_refuses_is_read_or_refused_as_before() -> None:
         with pytest.raises(NumberOutOfRangeError) as err:
             loads(body)
         assert err.value.path == path
+
+
+def test_a_large_body_is_checked_as_utf8_across_its_megabytes() -> None:
+    """check_utf8 reads a megabyte at a time: a character cut in two by a
+    megabyte's end is read whole, and a wrong byte is named where it is in
+    the whole body."""
+    body = b'["' + b"a" * ((1 << 20) - 3) + "\u00eb\u20ac".encode() + b'"]'
+    assert body[(1 << 20) - 1 : (1 << 20) + 1] == "\u00eb".encode()  # across the first megabyte's end
+    check_utf8(body)
+    with pytest.raises(NotUtf8Error, match=r"^byte 1048577 \(0xe2\) is not UTF-8$"):
+        check_utf8(body[:-4] + b'"]')  # the euro sign cut short
+    for data, reason in (
+        (b"\xff\xfe\x00\x00[\x00\x00\x00]\x00\x00\x00", "it starts with a byte order mark (UTF-32)"),
+        ("[1]".encode("utf-16-be"), "it holds NUL bytes, as UTF-16 and UTF-32 text does and JSON text never"),
+    ):
+        with pytest.raises(NotUtf8Error) as err:
+            check_utf8(data)
+        assert err.value.reason == reason

@@ -8,7 +8,7 @@ import { ApiError, api, problemKind, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { defenderOf, explanationView } from "./detail.js";
-import { twoHandPicker } from "./picker.js";
+import { twoHandPicker } from "./dispute-cards.js";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
 const FIELDS = ["outcome", "scorer", "points", "knocker_deadwood", "defender_deadwood"];

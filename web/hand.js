@@ -2,13 +2,12 @@
 // or a draw (R12). Cards are previewed by the referee before anything is saved.
 
 import { ApiError, api, etagOf, newIdempotencyKey, writeKey } from "./api.js";
-import { RANKS, SUITS, SYMBOL, canonical, face, isRed, parseCards } from "./cards.js";
+import { canonical, face, isRed, parseCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { OWNER, cardPicker } from "./picker.js";
 import { enqueue, hasWaiting, nextSeats, projection, setSeatsAfter } from "./queue.js";
 import { cardFace, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
-
-const OWNER = { k: "knocker", d: "defender", x: "discard" };
 
 function blank() {
   return {
@@ -101,45 +100,52 @@ export function handForm(root, ctx) {
     render();
   }
 
+  /** What is still to tap for the current target or meld, or null. */
+  function remaining() {
+    if (s.declare) {
+      if (s.group === "l") return null;
+      const n = 3 - s.pending.length; // R4, R5: three cards at least
+      return n > 0 ? t("picker.more_meld", { n }) : t("picker.meld_ready");
+    }
+    const n = owned(s, s.target).length;
+    if (s.target === "x") return n ? t("picker.full_discard") : t("picker.more_discard"); // R21: it may be left out
+    const who = OWNER[s.target];
+    return n < 10 ? t(`picker.more_${who}`, { n: 10 - n }) : t(`picker.full_${who}`);
+  }
+
+  /** Clears what is being tapped: the tapped cards of a meld, or the target's cards. */
+  function clearing() {
+    if (s.declare) {
+      return { label: t("picker.clear_tapped"), disabled: s.pending.length === 0, onClear: () => set({ pending: [] }) };
+    }
+    const target = s.target;
+    return {
+      label: t(`picker.clear_${OWNER[target]}`),
+      disabled: owned(s, target).length === 0,
+      onClear: () => {
+        for (const c of Object.keys(s.assign)) if (s.assign[c] === target) delete s.assign[c];
+        // declared melds and layoffs lose the cards they were made of (R22, R23)
+        if (target === "k") set({ kMelds: [], layoffs: [], layoffMeld: 0, preview: null });
+        else if (target === "d") set({ dMelds: [], layoffs: [], preview: null });
+        else set({ preview: null });
+      },
+    };
+  }
+
   function picker() {
     const taken = melded(s);
-    return h(
-      "div",
-      { class: "picker", role: "group", "aria-label": t("cards.picker") },
-      SUITS.map((suit) =>
-        h(
-          "div",
-          { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
-          RANKS.map((rank) => {
-            const card = rank + suit;
-            const owner = s.assign[card];
-            let disabled;
-            let pressed;
-            if (s.declare) {
-              const want = s.group === "k" ? "k" : "d";
-              disabled = owner !== want || taken.has(card);
-              pressed = s.pending.includes(card);
-            } else {
-              disabled = Boolean(owner && owner !== s.target);
-              pressed = owner === s.target;
-            }
-            return h(
-              "button",
-              {
-                type: "button",
-                class: `pick ${owner ? `own-${owner}` : ""} ${taken.has(card) ? "in-meld" : ""}`,
-                "data-card": card,
-                "aria-pressed": pressed ? "true" : "false",
-                "aria-label": `${face(card)}${owner ? ` (${t(`cards.owner_${OWNER[owner]}`)})` : ""}`,
-                disabled,
-                onclick: () => tapCard(card),
-              },
-              h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
-            );
-          }),
-        ),
-      ),
-    );
+    const want = s.group === "k" ? "k" : "d";
+    return cardPicker({
+      card: (card) => {
+        const owner = s.assign[card];
+        if (s.declare) return { owner, inMeld: taken.has(card), disabled: owner !== want || taken.has(card), pressed: s.pending.includes(card) };
+        return { owner, inMeld: taken.has(card), disabled: Boolean(owner && owner !== s.target), pressed: owner === s.target };
+      },
+      onTap: tapCard,
+      remaining: remaining(),
+      clear: clearing(),
+      legend: s.declare ? ["k", "d", "x", "meld"] : ["k", "d", "x"],
+    });
   }
 
   function typed(who, label, count) {
@@ -364,7 +370,25 @@ export function handForm(root, ctx) {
     if (s.mode === "draw") return h("p", {}, t("draw.explain"));
     if (!s.preview) return null;
     if (s.preview.error) return illegalView(s.preview.error);
-    return rulingView(s.preview.ruling, true);
+    return [rulingView(s.preview.ruling, true), arrangedHint(s.preview.ruling, s.preview.arranged)];
+  }
+
+  /**
+   * A hint when the knocker's declared melds leave the same deadwood as the
+   * referee's own arrangement (R24) but score less for him (R22: his choice
+   * stands), e.g. a set spread so that the defender could lay off on it.
+   */
+  function arrangedHint(declared, arranged) {
+    if (!arranged || arranged.knocker.deadwood_count !== declared.knocker.deadwood_count) return null;
+    const forKnocker = (r) => (r.scorer === "knocker" ? r.points : -r.points);
+    const points = forKnocker(arranged) - forKnocker(declared);
+    if (points <= 0) return null;
+    return h(
+      "div",
+      { class: "arranged-better", "data-points": points },
+      h("p", { class: "better" }, t("preview.arranged_better", { points, count: declared.knocker.deadwood_count })),
+      h("div", { class: "spread" }, arranged.knocker.melds.map((m) => h("span", { class: "meld" }, m.map((c) => cardFace(c))))),
+    );
   }
 
   function rulingView(r, withCards = false) {
@@ -436,14 +460,32 @@ export function handForm(root, ctx) {
   async function preview() {
     if (s.mode !== "cards") return render();
     const { seating: _seats, ...body } = handBody(s, seating());
+    const rules = ctx.game().rules;
     try {
-      const ruling = await api.refereeHand({ ...body, rules: ctx.game().rules });
-      s.preview = { ruling };
+      const ruling = await api.refereeHand({ ...body, rules });
+      s.preview = { ruling, arranged: await arrangedRuling(body, rules) };
     } catch (error) {
       if (!(error instanceof ApiError)) return ctx.say(problemView({ network: true }));
       s.preview = { error };
     }
     render();
+  }
+
+  /**
+   * With the knocker's melds declared, the ruling had the referee arranged
+   * them (R24): the same hand without the knocker's melds, nor the layoffs
+   * that name them (R23). Null when nothing was declared or it cannot be had:
+   * it is only for a hint.
+   */
+  async function arrangedRuling(body, rules) {
+    if (!body.knocker_hand.melds) return null;
+    const { melds: _melds, ...knockerHand } = body.knocker_hand;
+    const { layoffs: _layoffs, ...defenderHand } = body.defender_hand;
+    try {
+      return await api.refereeHand({ ...body, knocker_hand: knockerHand, defender_hand: defenderHand, rules });
+    } catch {
+      return null;
+    }
   }
 
   async function saveHand() {

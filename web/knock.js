@@ -1,15 +1,16 @@
 // "Can I knock?": 10 or 11 cards in, the referee's verdict out (POST /referee/knock).
 
 import { ApiError, api } from "./api.js";
-import { RANKS, SUITS, SYMBOL, canonical, face, parseCards } from "./cards.js";
+import { canonical, parseCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { cardPicker } from "./picker.js";
 import { cardFace, problemView } from "./words.js";
 
 export function knockScreen(root) {
   let chosen = [];
   const result = h("div", { class: "verdict-box", "aria-live": "polite" });
-  const grid = h("div", { class: "picker", role: "group", "aria-label": t("cards.picker") });
+  const grid = h("div", { class: "picker-box" });
   const input = h("input", { id: "knock-typed", type: "text", autocomplete: "off", spellcheck: "false" });
   const count = h("p", { class: "count" });
 
@@ -17,32 +18,27 @@ export function knockScreen(root) {
     replace(count, t("knock.chosen", { n: chosen.length }));
     replace(
       grid,
-      SUITS.map((suit) =>
-        h(
-          "div",
-          { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
-          RANKS.map((rank) => {
-            const card = rank + suit;
-            const on = chosen.includes(card);
-            return h(
-              "button",
-              {
-                type: "button",
-                class: `pick ${on ? "own-k" : ""}`,
-                "data-card": card,
-                "aria-pressed": on ? "true" : "false",
-                "aria-label": face(card),
-                disabled: !on && chosen.length >= 11,
-                onclick: () => {
-                  chosen = on ? chosen.filter((c) => c !== card) : [...chosen, card];
-                  draw();
-                },
-              },
-              h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
-            );
-          }),
-        ),
-      ),
+      cardPicker({
+        card: (card) => {
+          const on = chosen.includes(card);
+          return { owner: on ? "k" : null, pressed: on, disabled: !on && chosen.length >= 11 };
+        },
+        onTap: (card) => {
+          chosen = chosen.includes(card) ? chosen.filter((c) => c !== card) : [...chosen, card];
+          draw();
+        },
+        named: false,
+        remaining: chosen.length < 10 ? t("picker.more_knock", { n: 10 - chosen.length }) : null,
+        clear: {
+          label: t("picker.clear_all"),
+          disabled: chosen.length === 0,
+          onClear: () => {
+            chosen = [];
+            replace(result);
+            draw();
+          },
+        },
+      }),
     );
   }
 
@@ -96,7 +92,7 @@ export function knockScreen(root) {
         },
       }, t("cards.use_typed")),
     ),
-    h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", id: "ask-knock", onclick: ask }, t("knock.ask")), h("button", { type: "button", class: "secondary", onclick: () => { chosen = []; replace(result); draw(); } }, t("knock.clear"))),
+    h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", id: "ask-knock", onclick: ask }, t("knock.ask"))),
     result,
   );
 }

@@ -1,84 +1,85 @@
-// The 52-card picker for two hands and a discard, as the record form has it:
-// tap a target (knocker, defender, discard), then its cards.
+// The 52-card picker, one for every screen that takes cards by tapping: the
+// hand form (the knocker's, the defender's cards, the discard, the declared
+// melds and layoffs) and "Can I knock?".
+//
+// Each hand's cards keep their own colour whatever is being tapped, and a
+// mark besides (a shape in the card's corner, the border's pattern), so whose
+// a card is never rests on colour alone.
 
-import { RANKS, SUITS, SYMBOL, canonical, face } from "./cards.js";
-import { h, replace } from "./dom.js";
+import { RANKS, SUITS, SYMBOL, face } from "./cards.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-const OWNER = { k: "knocker", d: "defender", x: "discard" };
-const LIMIT = { k: 10, d: 10, x: 1 };
+export const OWNER = { k: "knocker", d: "defender", x: "discard" };
+export const MARK = { k: "▲", d: "■", x: "✕", meld: "✓" };
 
-/** A picker in `root`; labels() gives the knocker's and defender's names. Returns {cards(), clear()}. */
-export function twoHandPicker(root, labels) {
-  let assign = {}; // card -> k | d | x
-  let target = "k";
-  const owned = (who) => canonical(Object.keys(assign).filter((c) => assign[c] === who));
+const mark = (kind) => h("span", { class: `mark mark-${kind}`, "aria-hidden": "true" }, MARK[kind]);
 
-  function tap(card) {
-    const owner = assign[card];
-    if (owner && owner !== target) return;
-    if (owner === target) delete assign[card];
-    else {
-      if (owned(target).length >= LIMIT[target]) return;
-      assign[card] = target;
-      if (owned(target).length === LIMIT[target] && target !== "x") target = target === "k" ? "d" : "x";
-    }
-    draw();
-  }
-
-  function draw() {
-    const { knocker, defender } = labels();
-    replace(
-      root,
-      h(
-        "div",
-        { class: "segmented targets", role: "group", "aria-label": t("cards.tapping_for") },
-        [
-          ["k", t("cards.target_knocker", { name: knocker, n: owned("k").length })],
-          ["d", t("cards.target_defender", { name: defender, n: owned("d").length })],
-          ["x", t("cards.target_discard", { n: owned("x").length })],
-        ].map(([which, label]) =>
-          h("button", { type: "button", "data-target": which, "aria-pressed": target === which ? "true" : "false", onclick: () => { target = which; draw(); } }, label),
-        ),
-      ),
-      h(
-        "div",
-        { class: "picker", role: "group", "aria-label": t("cards.picker") },
-        SUITS.map((suit) =>
-          h(
-            "div",
-            { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
-            RANKS.map((rank) => {
-              const card = rank + suit;
-              const owner = assign[card];
-              return h(
-                "button",
-                {
-                  type: "button",
-                  class: `pick ${owner ? `own-${owner}` : ""}`,
-                  "data-card": card,
-                  "aria-pressed": owner === target ? "true" : "false",
-                  "aria-label": `${face(card)}${owner ? ` (${t(`cards.owner_${OWNER[owner]}`)})` : ""}`,
-                  disabled: Boolean(owner && owner !== target),
-                  onclick: () => tap(card),
-                },
-                h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
-              );
-            }),
+/**
+ * The picker: a line saying what is still to tap (`remaining`, or nothing),
+ * a clear button (`clear`: {label, onClear, disabled}), a legend of the
+ * owners shown (`legend`: a list of k, d, x, meld) and the grid.
+ * `card(c)` says how card `c` stands: `{owner, pressed, disabled, inMeld}`
+ * (owner: k, d or x, or none); `onTap(c)` is called on a tap. `named`: a
+ * card's name says whose it is ("7♥ (knocker)").
+ */
+export function cardPicker({ card, onTap, remaining = null, clear = null, legend = [], named = true }) {
+  return [
+    h(
+      "div",
+      { class: "picker-bar" },
+      h("p", { class: "picker-remaining" }, remaining || ""),
+      clear
+        ? h(
+            "button",
+            { type: "button", class: "secondary picker-clear", disabled: Boolean(clear.disabled), onclick: clear.onClear },
+            clear.label,
+          )
+        : null,
+    ),
+    legend.length
+      ? h(
+          "ul",
+          { class: "picker-legend" },
+          legend.map((kind) =>
+            h(
+              "li",
+              { class: `legend-${kind}` },
+              h("span", { class: `swatch-card ${kind === "meld" ? "in-meld" : `own-${kind}`}`, "aria-hidden": "true" }, mark(kind)),
+              kind === "meld" ? t("picker.in_meld") : t(`cards.owner_${OWNER[kind]}`),
+            ),
           ),
+        )
+      : null,
+    h(
+      "div",
+      { class: "picker", role: "group", "aria-label": t("cards.picker") },
+      SUITS.map((suit) =>
+        h(
+          "div",
+          { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
+          RANKS.map((rank) => {
+            const c = rank + suit;
+            const { owner, pressed, disabled, inMeld } = card(c);
+            const whose = [owner && named ? t(`cards.owner_${OWNER[owner]}`) : null, inMeld ? t("picker.in_meld") : null].filter(Boolean);
+            return h(
+              "button",
+              {
+                type: "button",
+                class: `pick ${owner ? `own-${owner}` : ""} ${inMeld ? "in-meld" : ""}`,
+                "data-card": c,
+                "aria-pressed": pressed ? "true" : "false",
+                "aria-label": `${face(c)}${whose.length ? ` (${whose.join(", ")})` : ""}`,
+                disabled: Boolean(disabled),
+                onclick: () => onTap(c),
+              },
+              h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
+              owner && named ? mark(owner) : null,
+              inMeld ? mark("meld") : null,
+            );
+          }),
         ),
       ),
-    );
-  }
-
-  draw();
-  return {
-    cards: () => ({ knocker: owned("k"), defender: owned("d"), discard: owned("x")[0] || null }),
-    clear: () => {
-      assign = {};
-      target = "k";
-      draw();
-    },
-    redraw: draw,
-  };
+    ),
+  ];
 }

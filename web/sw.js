@@ -12,6 +12,7 @@ const SHELL = [
   "/web/cards.js",
   "/web/chart.js",
   "/web/detail.js",
+  "/web/dispute-cards.js",
   "/web/disputes.js",
   "/web/dom.js",
   "/web/game.js",

@@ -189,7 +189,7 @@ def test_bad_disputes_are_refused_and_nothing_is_written(client: FlaskClient, pl
     nine = {**cards["defender_hand"], "cards": cards["defender_hand"]["cards"][:9]}
     body = problem(_open(client, game["id"], 1, by="box", claim="x", **{**cards, "defender_hand": nine}), 422)
     assert "defender_hand.cards" in str(body["errors"]), body
-    assert client.get(f"{url}/disputes").get_json() == {"items": []}
+    assert client.get(f"{url}/disputes").get_json() == {"items": [], "total": 0, "page": 1, "per_page": 20}
     assert client.get(url).get_json()["version"] == version
 
     dispute = _open(client, game["id"], 1, by="box", claim="x", **cards).get_json()

@@ -807,3 +807,44 @@ def test_an_app_with_a_read_of_a_game_that_declares_no_guard_does_not_start() ->
     app.register_blueprint(blp)
     with pytest.raises(RuntimeError, match="GET /games/<int:game_id>/events .* declares no read guard"):
         declared_read_guards(app)
+
+
+@pytest.mark.parametrize("credential", ["none", "another league's key", "a revoked (rotated) share key"])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},  # a game that would be started
+        {"roles": None, "cut": "tied"},  # R9: the cut is refused first
+        {"players": "unknown player"},
+        {"players": "not a list"},  # the schema refuses it first
+        {"rules": {"target_score": 0}},
+    ],
+    ids=["valid", "tied cut", "unknown player", "bad players", "bad rules"],
+)
+def test_a_game_naming_a_private_league_it_cannot_see_gets_the_answer_of_one_naming_no_league(
+    world: World, api: FlaskClient, credential: str, extra: dict[str, Any]
+) -> None:
+    """The checks, their order and the answer are those of an unknown league
+    (the schema, the players, the cut (R9), then the league): which ids are
+    private leagues cannot be told from which are no league at all."""
+    p = world.players
+    body: dict[str, Any] = world.body()
+    if extra.get("cut") == "tied":
+        del body["roles"]
+        body["cut"] = {str(p[0]): "KS", str(p[1]): "KH", str(p[2]): "KD"}
+    elif extra.get("players") == "unknown player":
+        body["players"] = [p[0], p[1], UNKNOWN + 1]
+    elif extra.get("players") == "not a list":
+        body["players"] = "A, B and C"
+    else:
+        body.update(extra)
+    key = _key(world, "league", credential)
+    before = world.snapshot()
+    seen = api.post(f"{BASE}/games", json={**body, "league_id": world.league}, headers=bearer(key))
+    unknown = api.post(f"{BASE}/games", json={**body, "league_id": UNKNOWN}, headers=bearer(key))
+    assert seen.status_code == unknown.status_code == 422, seen.get_data(as_text=True)
+    assert seen.mimetype == unknown.mimetype == PROBLEM_JSON
+    assert seen.get_json() == json.loads(json.dumps(unknown.get_json()).replace(str(UNKNOWN), str(world.league)))
+    headers = [(k, v) for k, v in seen.headers if k != "Content-Length"]
+    assert headers == [(k, v) for k, v in unknown.headers if k != "Content-Length"]
+    assert world.snapshot() == before

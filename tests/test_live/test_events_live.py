@@ -1,4 +1,4 @@
-"""Phones following a game through a real gunicorn server (4 workers, gthread):
+"""Phones following a game through a real gunicorn server (4 workers, gevent):
 a change made through one worker wakes the phones waiting on the others, and
 phones waiting on events do not stop hands from being recorded. Bounded: each
 wait is at most 10 s, each test a minute at most."""

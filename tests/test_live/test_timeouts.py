@@ -24,6 +24,7 @@ from sqlalchemy import create_engine, text
 from tests.live import BlackHole, LiveServer, database_url, postgres_up, raw_request
 
 UNAVAILABLE = "https://ginref.org/problems/unavailable"
+TCP_PARAMETERS = ("tcp_user_timeout", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count")
 HOLD = 30.0  # seconds a lock taken by a test is held at most
 
 
@@ -304,16 +305,28 @@ def test_server_timeouts_are_set_on_every_postgresql_connection(
     )
     with app.app_context(), db.engine.connect() as conn:
         settings = {name: conn.execute(text(f"SHOW {name}")).scalar_one() for name in (*shown, "search_path")}
+        libpq = conn.connection.dbapi_connection.info.get_parameters()  # type: ignore[union-attr]
         db.engine.dispose()
     assert settings == {**shown, "search_path": "public"}
+    # the client's side of a silent server (libpq's TCP settings, on the pooled connection)
+    assert {k: libpq.get(k) for k in TCP_PARAMETERS} == {
+        "tcp_user_timeout": "10000",
+        "keepalives": "1",
+        "keepalives_idle": "5",
+        "keepalives_interval": "2",
+        "keepalives_count": "2",
+    }
 
 
 def test_a_server_timeout_of_0_is_not_sent_so_the_servers_own_applies() -> None:
     from app import postgresql_connect_args
 
     off = {"DATABASE_LOCK_TIMEOUT": 0, "DATABASE_STATEMENT_TIMEOUT": 0, "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT": 0}
-    assert postgresql_connect_args(off, "postgresql+psycopg://db/ginref", {}) == {"connect_timeout": 5}
+    tcp = {"tcp_user_timeout": 10000, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 2}
+    tcp["keepalives"] = 1
+    assert postgresql_connect_args(off, "postgresql+psycopg://db/ginref", {}) == {"connect_timeout": 5, **tcp}
     url = "postgresql+psycopg://db/ginref?options=-csearch_path%3Dleague&connect_timeout=9"
     assert postgresql_connect_args({"DATABASE_LOCK_TIMEOUT": 0}, url, {}) == {
-        "options": "-csearch_path=league -c statement_timeout=15000 -c idle_in_transaction_session_timeout=30000"
+        "options": "-csearch_path=league -c statement_timeout=15000 -c idle_in_transaction_session_timeout=30000",
+        **tcp,
     }

@@ -86,3 +86,9 @@ def recorded(api: Api, game_id: int) -> list[dict[str, Any]]:
         knocker = seating[hand["knocker"]] if hand["knocker"] else None
         rows.append({"seating": seating, "knocker": knocker, "scorer": scorer, "points": ruling["points"]})
     return rows
+
+
+def taps(page: Page, cards: str) -> None:
+    """Tap ``cards`` on the picker, for whatever is being tapped (a target, a meld, "Can I knock?")."""
+    for card in cards.split():
+        page.click(f'.picker button[data-card="{card}"]')
