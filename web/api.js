@@ -228,8 +228,16 @@ export const api = {
   /** One recorded hand, with its ruling and explanation. */
   hand: async (gameId, number) => (await call("GET", `/games/${gameId}/hands/${number}`, { key: readKey(gameId) })).data,
 
-  /** A game's disputes, open and resolved, oldest first. */
-  disputes: async (gameId) => (await call("GET", `/games/${gameId}/disputes`, { key: readKey(gameId) })).data.items,
+  /** A game's disputes, open and resolved, oldest first, 100 a page (to a bound). */
+  async disputes(gameId) {
+    const disputes = [];
+    for (let page = 1; page <= 20; page++) {
+      const { items, total } = (await call("GET", `/games/${gameId}/disputes?page=${page}&per_page=100`, { key: readKey(gameId) })).data;
+      disputes.push(...items);
+      if (items.length < 100 || disputes.length >= total) break;
+    }
+    return disputes;
+  },
   /** Dispute recorded hand `number`: {by, claim} and, optionally, the cards as the disputing side gives them. */
   async openDispute(game, number, body) {
     const result = await call("POST", `/games/${game.id}/hands/${number}/disputes`, {
