@@ -51,10 +51,13 @@ export function setLeagueOf(gameId, leagueId) {
   if (leagueId) store.set(`league.of.${gameId}`, leagueId);
 }
 
-/** The key that writes to a game: its own, or its league's. */
+/** The key that writes to a game: its own, or its league's (else a scorer key of that one league game). */
 export function writeKey(game) {
-  return game.league_id ? leagueKey(game.league_id) : gameKey(game.id);
+  return game.league_id ? leagueKey(game.league_id) || gameKey(game.id) : gameKey(game.id);
 }
+
+// A scorer key this phone issued for a league game (kept: each issue is another key).
+export const scorerKeyOf = (gameId) => store.get(`scorer.game.${gameId}`);
 
 /** The leagues this phone holds a key for (a private one is in no list). */
 export function heldLeagues() {
@@ -222,6 +225,58 @@ export const api = {
     return remember(game.id, result).data;
   },
 
+  /** One recorded hand, with its ruling and explanation. */
+  hand: async (gameId, number) => (await call("GET", `/games/${gameId}/hands/${number}`, { key: readKey(gameId) })).data,
+
+  /** A game's disputes, open and resolved, oldest first, 100 a page (to a bound). */
+  async disputes(gameId) {
+    const disputes = [];
+    for (let page = 1; page <= 20; page++) {
+      const { items, total } = (await call("GET", `/games/${gameId}/disputes?page=${page}&per_page=100`, { key: readKey(gameId) })).data;
+      disputes.push(...items);
+      if (items.length < 100 || disputes.length >= total) break;
+    }
+    return disputes;
+  },
+  /** Dispute recorded hand `number`: {by, claim} and, optionally, the cards as the disputing side gives them. */
+  async openDispute(game, number, body) {
+    const result = await call("POST", `/games/${game.id}/hands/${number}/disputes`, {
+      body,
+      key: writeKey(game),
+      ifMatch: etagOf(game.id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    return remember(game.id, result).data;
+  },
+  /** Resolve a dispute: {decision: "upheld" | "rejected", reason}. */
+  async resolveDispute(game, dispute, body) {
+    const result = await call("POST", `/games/${game.id}/hands/${dispute.hand}/disputes/${dispute.id}/resolution`, {
+      body,
+      key: writeKey(game),
+      ifMatch: etagOf(game.id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    return remember(game.id, result).data;
+  },
+
+  /**
+   * A key that records and reads one league game only, issued once with the
+   * league's key and kept: the scorer link carries it, never the league's key.
+   */
+  async scorerKey(game) {
+    const kept = scorerKeyOf(game.id);
+    if (kept) return kept;
+    const result = await call("POST", `/games/${game.id}/scorer-key`, {
+      key: leagueKey(game.league_id),
+      idempotencyKey: newIdempotencyKey(),
+    });
+    store.set(`scorer.game.${game.id}`, result.data.key);
+    return result.data.key;
+  },
+
+  /** The page's addresses other phones can open, best first (none: the server listens on this machine only). */
+  addresses: async () => (await call("GET", "/addresses")).data.addresses,
+
   refereeHand: async (body) => (await call("POST", "/referee/hand", { body })).data,
   refereeKnock: async (body) => (await call("POST", "/referee/knock", { body })).data,
 
@@ -237,6 +292,21 @@ export const api = {
     return [...listed, ...held.filter(Boolean)];
   },
   league: (id) => readLeague(id),
+  /** Create a league; its key, shown only now, is kept on this phone. */
+  async createLeague(body) {
+    const result = await call("POST", "/leagues", { body, idempotencyKey: newIdempotencyKey() });
+    setLeagueKey(result.data.id, result.data.key);
+    return result.data;
+  },
+  /** Add players to a league, with its key. */
+  addMembers: async (leagueId, players) =>
+    (
+      await call("POST", `/leagues/${leagueId}/members`, {
+        body: { players },
+        key: leagueKey(leagueId),
+        idempotencyKey: newIdempotencyKey(),
+      })
+    ).data,
   standings: async (id, sort, order) =>
     (
       await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`, {

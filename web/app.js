@@ -23,6 +23,8 @@ import { knockScreen } from "./knock.js";
 import { leagueScreen } from "./league.js";
 import { parseCard } from "./cards.js";
 import { ROLES, problemView, roleWord } from "./words.js";
+import { onLoopback, useAddresses } from "./share.js";
+import { recentGames } from "./recent.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -129,6 +131,11 @@ async function startScreen(root) {
         onclick: async () => {
           const name = input.value.trim();
           if (!name) return;
+          const same = state.players.find((p) => p.name.toLowerCase() === name.toLowerCase());
+          if (same && input.dataset.confirmed !== name) {
+            input.dataset.confirmed = name; // a second tap makes the second player of that name
+            return replace(status, h("p", { class: "problem same-name", role: "alert" }, t("start.same_name", { name: same.name })));
+          }
           try {
             const player = await api.createPlayer(name);
             state.players = [...state.players, player];
@@ -283,20 +290,10 @@ async function startScreen(root) {
   draw();
 }
 
-function recentGames() {
-  const games = store.get("games", []);
-  if (!games.length) return null;
-  return h(
-    "section",
-    { class: "recent" },
-    h("h2", {}, t("start.recent")),
-    h("ul", {}, games.map((id) => h("li", {}, h("a", { href: `#game=${id}`, class: "link" }, t("start.game_n", { id }))))),
-  );
-}
-
 (async () => {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {}); // the page opens with no signal
   await setLanguage(chooseLanguage());
+  if (onLoopback()) await api.addresses().then(useAddresses, () => {}); // links other phones can open
   window.addEventListener("hashchange", show);
   show();
 })();

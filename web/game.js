@@ -3,18 +3,21 @@
 // If-None-Match on each change; when the feed fails it polls every 2 s and
 // tries the feed again later, less and less often.
 
-import { ApiError, api, etagOf, problemKind, seedEtag, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
-import { h, replace, svg } from "./dom.js";
+import { ApiError, api, etagOf, gameKey, problemKind, scorerKeyOf, seedEtag, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
+import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
+import { handDetail } from "./detail.js";
+import { disputesPart } from "./disputes.js";
+import { rematchPart } from "./rematch.js";
+import { COLORS, chart } from "./chart.js";
 import { flushQueue, hasWaiting, projection, queuedFor, removeQueued, retryQueued } from "./queue.js";
-import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
+import { pageBase, shareLink, unreachableNote } from "./share.js";
 import { ROLES, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
 const FEED_WAIT_S = 25; // the most the API waits
 const FEED_RETRY_MAX_MS = 60000;
-const COLORS = ["#0b5394", "#a61c00", "#38761d"];
 
 export function gameScreen(root, gameId) {
   const view = {
@@ -39,10 +42,12 @@ export function gameScreen(root, gameId) {
     queue: h("section", { class: "queue", "aria-live": "polite" }),
     record: h("section", { class: "record", "aria-labelledby": "record-title" }),
     history: h("section", { class: "history", "aria-labelledby": "history-title" }),
+    disputes: h("section", { class: "disputes-part", "aria-labelledby": "disputes-title" }),
+    rematch: h("section", { class: "rematch-part" }),
     share: h("section", { class: "share", "aria-labelledby": "share-title" }),
     status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
   };
-  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.share);
+  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.disputes, parts.rematch, parts.share);
   const sections = [parts.board, parts.record, parts.history, parts.share];
   for (const part of sections) part.hidden = true; // empty, and titled by headings yet to come, until the game is read
 
@@ -63,7 +68,7 @@ export function gameScreen(root, gameId) {
     keepCopy();
     if (game.league_id && view.leagueVisibility === undefined) {
       try {
-        view.leagueVisibility = (await api.league(game.league_id)).visibility;
+        ({ visibility: view.leagueVisibility, name: view.leagueName } = await api.league(game.league_id));
       } catch {
         // the next reload asks again
       }
@@ -179,6 +184,7 @@ export function gameScreen(root, gameId) {
                   view.form.correct(hand);
                   parts.record.scrollIntoView();
                 },
+                dispute: () => view.disputes.open(hand),
                 undo:
                   hand.number === last
                     ? async (event) => {
@@ -220,18 +226,20 @@ export function gameScreen(root, gameId) {
   function renderShare() {
     const game = view.game;
     const key = writeKey(game);
-    const base = `${location.origin}${location.pathname}`;
+    const base = pageBase();
     const spectator = spectatorLink(game, base);
-    const items = [h("h2", { id: "share-title" }, t("share.title"))];
+    const items = [h("h2", { id: "share-title" }, t("share.title")), unreachableNote()];
     items.push(h("p", {}, isPrivate(game) ? t("share.spectator_private") : t("share.spectator")));
     if (spectator) {
-      items.push(h("p", {}, h("a", { href: spectator, class: "link spectator-link" }, isPrivate(game) ? t("share.spectator_link") : spectator)));
-      if (isPrivate(game)) {
-        items.push(
-          h("input", { type: "text", class: "copy", readonly: true, value: spectator, "aria-label": t("share.spectator_private") }),
-          h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(spectator, t("share.spectator_qr_label"))),
-        );
-      }
+      items.push(
+        shareLink({
+          href: spectator,
+          text: isPrivate(game) ? t("share.spectator_link") : null,
+          className: "spectator-link",
+          label: isPrivate(game) ? t("share.spectator_private") : t("share.spectator"),
+          qr: isPrivate(game) ? { summary: t("share.spectator_qr"), label: t("share.spectator_qr_label"), className: "spectator-qr" } : null,
+        }),
+      );
     } else if (key) {
       items.push(
         h("p", {}, h("button", {
@@ -253,13 +261,32 @@ export function gameScreen(root, gameId) {
     } else {
       items.push(h("p", { class: "hint" }, t("share.no_spectator_link")));
     }
-    if (key && !game.league_id) {
-      const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(key)}`;
+    // a league game's scorer link carries a key of that one game, never the league's
+    const scorerKey = game.league_id ? scorerKeyOf(game.id) || gameKey(game.id) : key;
+    if (key && scorerKey) {
+      const scorer = `${base}#game=${game.id}&key=${encodeURIComponent(scorerKey)}`;
+      const words = t(game.league_id ? "share.scorer_league" : "share.scorer");
       items.push(
-        h("p", {}, t("share.scorer")),
-        h("p", {}, h("a", { href: scorer, class: "link scorer-link" }, t("share.scorer_link"))),
-        h("input", { type: "text", class: "copy", readonly: true, value: scorer, "aria-label": t("share.scorer") }),
-        h("details", { class: "qr" }, h("summary", {}, t("share.qr")), qrSvg(scorer, t("share.qr_label"))),
+        h("p", {}, words),
+        shareLink({ href: scorer, text: t("share.scorer_link"), className: "scorer-link", label: words, qr: { summary: t("share.qr"), label: t("share.qr_label"), className: "scorer-qr" } }),
+      );
+    } else if (key && game.league_id) {
+      items.push(
+        h("p", {}, t("share.scorer_league")),
+        h("p", {}, h("button", {
+          type: "button",
+          class: "secondary",
+          id: "make-scorer-link",
+          onclick: async (event) => {
+            event.currentTarget.disabled = true;
+            try {
+              await api.scorerKey(game); // issued once, then kept on this phone
+            } catch (error) {
+              say(problemView(error instanceof ApiError ? error : { network: true }));
+            }
+            renderShare();
+          },
+        }, t("share.make_scorer_link"))),
       );
     }
     if (!key) {
@@ -361,6 +388,11 @@ export function gameScreen(root, gameId) {
     renderShare();
     renderQueue();
     view.form.update(view.game);
+    view.disputes.refresh();
+    if (view.rematchFor !== view.game.status) {
+      view.rematchFor = view.game.status; // drawn again only when the game ends: a cut being typed stays
+      replace(parts.rematch, rematchPart(view.game, name, view.leagueName));
+    }
   }
 
   async function refresh(fresh = false) {
@@ -373,11 +405,18 @@ export function gameScreen(root, gameId) {
     const moved = error instanceof ApiError && error.status === 409 && problemKind(error.problem) === "seating-moved";
     if (error instanceof ApiError && (error.status === 412 || moved)) {
       await refresh(true);
-      say(problemView(error, h("p", {}, t("problem.412_kept"))));
+      say(problemView(error, h("p", {}, t("problem.412_kept")), name));
       return;
     }
-    say(problemView(error));
+    say(problemView(error, null, name));
   }
+
+  view.disputes = disputesPart(parts.disputes, {
+    game: () => view.game,
+    hands: () => view.hands,
+    name,
+    changed: () => refresh(true),
+  });
 
   view.form = handForm(parts.record, {
     game: () => view.game,
@@ -531,26 +570,6 @@ function remember(gameId) {
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
 }
 
-/** A link as a QR code, drawn on the phone: the key it carries never leaves it. */
-export function qrSvg(text, label) {
-  const qr = qrcode(0, "M");
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  const quiet = 4;
-  let path = "";
-  for (let row = 0; row < n; row++) {
-    for (let col = 0; col < n; col++) if (qr.isDark(row, col)) path += `M${col + quiet} ${row + quiet}h1v1h-1z`;
-  }
-  const size = n + 2 * quiet;
-  return svg(
-    "svg",
-    { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label, class: "qr-code", "shape-rendering": "crispEdges" },
-    svg("rect", { width: size, height: size, fill: "#fff" }),
-    svg("path", { d: path, fill: "#000" }),
-  );
-}
-
 function rulesLine(game) {
   const r = game.rules;
   return h(
@@ -601,56 +620,17 @@ function handRow(hand, game, name, actions) {
       ROLES.map((role) => `${roleWord(role)}: ${name(hand.seating[role])}`).join(" · "),
     ),
     marks.map((m) => h("p", { class: "mark" }, m)),
+    handDetail(game.id, hand.number, name),
     actions
       ? h(
           "p",
           { class: "actions" },
           h("button", { type: "button", class: "secondary", onclick: actions.correct }, t("history.correct")),
+          h("button", { type: "button", class: "secondary dispute-hand", onclick: actions.dispute }, t("dispute.open")),
           actions.undo
             ? h("button", { type: "button", class: "secondary danger", onclick: actions.undo }, t("history.undo"))
             : null,
         )
       : null,
-  );
-}
-
-function chart(game, hands, name) {
-  const width = 320;
-  const height = 160;
-  const pad = 24;
-  const target = game.rules.target_score;
-  const top = Math.max(target, ...Object.values(game.scores));
-  const n = Math.max(1, hands.length);
-  const x = (i) => pad + ((width - 2 * pad) * i) / n;
-  const y = (score) => height - pad - ((height - 2 * pad) * score) / top;
-  const lines = game.players.map((id, k) => {
-    const points = [[x(0), y(0)], ...hands.map((hand, i) => [x(i + 1), y(hand.scores[String(id)])])];
-    return svg("polyline", {
-      points: points.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
-      fill: "none",
-      stroke: COLORS[k],
-      "stroke-width": 2.5,
-    });
-  });
-  return h(
-    "figure",
-    { class: "chart" },
-    svg(
-      "svg",
-      { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("chart.label") },
-      svg("line", { x1: pad, x2: width - pad, y1: y(target), y2: y(target), stroke: "#595959", "stroke-dasharray": "4 3" }),
-      svg("text", { x: pad, y: y(target) - 4, "font-size": 11, fill: "#333" }, t("chart.target", { target })),
-      svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "#595959" }),
-      lines,
-    ),
-    h(
-      "figcaption",
-      {},
-      game.players.map((id, k) => {
-        const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
-        swatch.style.background = COLORS[k];
-        return h("span", { class: "legend" }, swatch, name(id));
-      }),
-    ),
   );
 }

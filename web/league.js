@@ -2,7 +2,8 @@
 // history, and the exports.
 
 import { ApiError, api, leagueKey, shareLeagueKey } from "./api.js";
-import { qrSvg } from "./game.js";
+import { pageBase, shareLink, unreachableNote } from "./share.js";
+import { membersSection, newLeagueForm } from "./leagues-new.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemView } from "./words.js";
@@ -19,7 +20,7 @@ const fmt = (v) => (v === null || v === undefined ? "–" : typeof v === "number
 function table(items, leagueId) {
   return h(
     "div",
-    { class: "wide" },
+    { class: "wide", tabindex: 0, role: "region", "aria-label": t("league.standings") }, // scrolled sideways by keyboard too
     h(
       "table",
       { class: "standings" },
@@ -52,6 +53,7 @@ export async function leagueScreen(root, params) {
         leagues.length
           ? h("ul", { class: "leagues" }, leagues.map((l) => h("li", {}, h("a", { href: `#league=${l.id}`, class: "link" }, l.name))))
           : h("p", {}, t("league.none")),
+        newLeagueForm(),
       );
       return;
     }
@@ -100,6 +102,7 @@ export async function leagueScreen(root, params) {
         },
       }, t("league.compare")),
       h2h,
+      leagueKey(leagueId) ? membersSection(league, names) : null,
       league.visibility === "private" ? spectatorSection(leagueId, status) : null,
       h("h3", {}, t("league.exports")),
       h("p", {}, exportLink(leagueId, "json", urls.json, status), " · ", exportLink(leagueId, "csv", urls.csv, status)),
@@ -118,13 +121,17 @@ function spectatorSection(leagueId, status) {
   const section = h("section", { class: "share", "aria-labelledby": "league-share-title" });
   const draw = () => {
     const share = shareLeagueKey(leagueId);
-    const items = [h("h3", { id: "league-share-title" }, t("share.title")), h("p", {}, t("league.spectator"))];
+    const items = [h("h3", { id: "league-share-title" }, t("share.title")), unreachableNote(), h("p", {}, t("league.spectator"))];
     if (share) {
-      const link = `${location.origin}${location.pathname}#league=${leagueId}&share=${encodeURIComponent(share)}`;
+      const link = `${pageBase()}#league=${leagueId}&share=${encodeURIComponent(share)}`;
       items.push(
-        h("p", {}, h("a", { href: link, class: "link spectator-link" }, t("share.spectator_link"))),
-        h("input", { type: "text", class: "copy", readonly: true, value: link, "aria-label": t("league.spectator") }),
-        h("details", { class: "qr spectator-qr" }, h("summary", {}, t("share.spectator_qr")), qrSvg(link, t("league.spectator_qr_label"))),
+        shareLink({
+          href: link,
+          text: t("share.spectator_link"),
+          className: "spectator-link",
+          label: t("league.spectator"),
+          qr: { summary: t("share.spectator_qr"), label: t("league.spectator_qr_label"), className: "spectator-qr" },
+        }),
       );
     } else if (leagueKey(leagueId)) {
       items.push(

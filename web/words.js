@@ -1,4 +1,5 @@
-// The page's own words for what the API answers: roles, outcomes, problems.
+// The page's own words for what the API answers: roles, outcomes, problems,
+// and a ruling's explanation step by step.
 
 import { problemKind } from "./api.js";
 import { h } from "./dom.js";
@@ -12,25 +13,51 @@ export const roleWord = (role) => t(`role.${role}`);
 export const whoWord = (name, role) => t("queue.who", { name, role: roleWord(role).toLocaleLowerCase(language()) });
 export const outcomeWord = (outcome) => t(`outcome.${outcome}`);
 
-/** A problem in the page's words (per problem type and rule), the API's detail beneath. */
-export function problemView(error, extra = null) {
+/** The main line of a problem, by its type (and a rule break by its rule), never the API's detail. */
+export function problemWords(error) {
   const problem = (error && error.problem) || {};
-  const kind = error && error.network ? "network" : problemKind(problem);
-  let words;
+  if (error && error.network) return t("problem.network");
+  const kind = problemKind(problem);
   if (/^R\d+$/.test(kind)) {
-    words = has(`rule.${kind}`) ? t(`rule.${kind}`) : t("problem.rule", { rule: kind });
-    words = `${words} (${kind})`;
-  } else if (has(`problem.${kind}`)) {
-    words = t(`problem.${kind}`);
-  } else {
-    words = t("problem.other", { status: problem.status || "?" });
+    const words = has(`rule.${kind}`) ? t(`rule.${kind}`) : t("problem.rule", { rule: kind });
+    return `${words} (${kind})`;
   }
+  if (has(`problem.${kind}`)) return t(`problem.${kind}`);
+  const status = Number(problem.status || (error && error.status)) || 0;
+  if (has(`problem.status_${status}`)) return t(`problem.status_${status}`);
+  if (status >= 500) return t("problem.status_5xx", { status });
+  return t("problem.other", { status: status || "?" });
+}
+
+/** Who sits where, by name: "Box: Ann · Captain: Bob · Sitter: Cy". */
+export const seatingWords = (seating, name) =>
+  ROLES.filter((role) => seating[role] !== undefined).map((role) => `${roleWord(role)}: ${name(seating[role])}`).join(" · ");
+
+/**
+ * A problem in the page's words (per problem type and rule), with `extra`
+ * (the page's own account, with names) beneath; the API's detail, in English,
+ * is kept in a "details" disclosure, never as the main line. With `name`
+ * (player id -> name), a problem that names seats says who sits in them.
+ */
+export function problemView(error, extra = null, name = null) {
+  const problem = (error && error.problem) || {};
+  const seated = name && problem.seating && typeof problem.seating === "object"
+    ? h("p", { class: "problem-seating" }, t("problem.seating_now", { seating: seatingWords(problem.seating, name) }))
+    : null;
   return h(
     "div",
-    { class: "problem", role: "alert" },
-    h("p", { class: "problem-words" }, words),
+    { class: "problem", role: "alert", "data-kind": error && error.network ? "network" : problemKind(problem) },
+    h("p", { class: "problem-words" }, problemWords(error)),
+    seated,
     extra,
-    problem.detail ? h("p", { class: "problem-detail", lang: "en" }, problem.detail) : null,
+    problem.detail
+      ? h(
+          "details",
+          { class: "problem-more" },
+          h("summary", {}, t("problem.details")),
+          h("p", { class: "problem-detail", lang: "en" }, problem.detail),
+        )
+      : null,
   );
 }
 
@@ -40,4 +67,24 @@ export function cardFace(card, attrs = {}) {
 
 export function cardRow(cards, label) {
   return h("span", { class: "cards", "aria-label": label || null }, (cards || []).map((c) => cardFace(c)));
+}
+
+const cardsText = (cards) => (cards && cards.length ? cards.map(face).join(" ") : "–");
+const meldsText = (melds) => (melds && melds.length ? melds.map((m) => `[${cardsText(m)}]`).join(" ") : "–");
+
+/** One step of a ruling's explanation in the page's words, its rule after it. */
+export function stepWords(step) {
+  const p = step.params || {};
+  const values = {
+    ...p,
+    card: p.card ? face(p.card) : "",
+    melds: meldsText(p.melds),
+    deadwood: cardsText(p.deadwood),
+    onto: cardsText(p.onto),
+    meld: p.meld === undefined ? "" : p.meld + 1,
+    layoffs: (p.layoffs || []).map((l) => `${face(l.card)}→${l.meld + 1}`).join(" ") || "–",
+  };
+  const key = `step.${step.code}`;
+  const words = has(key) ? t(key, values) : step.text;
+  return `${words} (${step.rule})`;
 }
