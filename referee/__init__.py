@@ -1,5 +1,5 @@
-"""ginref's referee: the rules of three-handed Gin Rummy (RULES.md R1-R26) as a
-pure library. Standard library only."""
+"""ginref's referee: the rules of three-handed Gin Rummy (RULES.md R1-R26) and
+of the two-player presets (R27-R33, R35) as a pure library. Standard library only."""
 
 from referee.cards import DECK, Card, CardSyntaxError, parse_card, parse_cards, sort_cards
 from referee.deadwood import arrangements, best_arrangement, best_discard, least_deadwood
@@ -20,12 +20,34 @@ from referee.game import GameState, HandRecord, can_record, replay, verify_can_r
 from referee.judge import KnockVerdict, Ruling, judge_hand, judge_knock
 from referee.layoff import DefenderPlay, Layoff, best_play, can_lay_off, verify_layoffs
 from referee.melds import Arrangement, Meld, all_melds, is_meld, verify_meld
+from referee.presets import (
+    Ace,
+    HandTerms,
+    NextDealer,
+    Preset,
+    PresetRules,
+    Shutout,
+    SpadesDouble,
+    can_resolve_rules,
+    resolve_rules,
+    verify_rule_option,
+)
 from referee.roles import Role, Roles, can_seat, next_roles, roles_from_cut, verify_seating
 from referee.rules import Rules, can_set_option, verify_option
 from referee.scoring import DRAW, Outcome, Score, Side, can_count, score, score_counts, verify_counts
 from referee.steps import PARAMS, STEPS, Code, Step
 
 __all__ = [
+    "verify_rule_option",
+    "resolve_rules",
+    "can_resolve_rules",
+    "SpadesDouble",
+    "Shutout",
+    "PresetRules",
+    "Preset",
+    "NextDealer",
+    "HandTerms",
+    "Ace",
     "DECK",
     "DRAW",
     "PARAMS",
