@@ -20,6 +20,17 @@ from referee.game import GameState, HandRecord, can_record, replay, verify_can_r
 from referee.judge import KnockVerdict, Ruling, judge_hand, judge_knock
 from referee.layoff import DefenderPlay, Layoff, best_play, can_lay_off, verify_layoffs
 from referee.melds import Arrangement, Meld, all_melds, is_meld, verify_meld
+from referee.preset_hand import (
+    DRAW_SCORE,
+    HandScore,
+    PresetRuling,
+    can_judge_preset_hand,
+    explain_preset_counts,
+    explain_preset_hand,
+    judge_preset_hand,
+    score_preset_counts,
+    verify_up_card,
+)
 from referee.presets import (
     Ace,
     HandTerms,
@@ -35,9 +46,20 @@ from referee.presets import (
 from referee.roles import Role, Roles, can_seat, next_roles, roles_from_cut, verify_seating
 from referee.rules import Rules, can_set_option, verify_option
 from referee.scoring import DRAW, Outcome, Score, Side, can_count, score, score_counts, verify_counts
-from referee.steps import PARAMS, STEPS, Code, Step
+from referee.steps import PARAMS, PRESET_STEPS, STEPS, Code, PresetCode, Step
 
 __all__ = [
+    "PresetCode",
+    "PRESET_STEPS",
+    "verify_up_card",
+    "score_preset_counts",
+    "judge_preset_hand",
+    "explain_preset_hand",
+    "explain_preset_counts",
+    "can_judge_preset_hand",
+    "PresetRuling",
+    "HandScore",
+    "DRAW_SCORE",
     "verify_rule_option",
     "resolve_rules",
     "can_resolve_rules",

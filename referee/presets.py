@@ -111,7 +111,9 @@ LIMIT_RULES = {Preset.THREE_HANDED: "R14", Preset.CLASSIC: "R14", Preset.STRAIGH
 class HandTerms:
     """What one hand is judged by: the :class:`Rules` handed to ``judge_hand``
     (its knock limit and bonuses), the rule that set the limit, the big gin
-    bonus (0: off, R32), and the spade double of R33 on points and on boxes."""
+    bonus (0: off, R32), the spade double of R33 on points and on boxes, and
+    the boxes a won hand counts by its outcome (R29, doubled already; none in
+    ``three_handed``)."""
 
     rules: Rules
     limit_rule: str
@@ -119,6 +121,9 @@ class HandTerms:
     points_factor: int = 1
     boxes_factor: int = 1
     up_card: Card | None = None
+    knock_boxes: int = 0
+    gin_boxes: int = 0
+    undercut_boxes: int = 0
 
     @property
     def knock_limit(self) -> int:
@@ -184,14 +189,25 @@ class PresetRules:
 
 @lru_cache(maxsize=4096)
 def _terms(rules: PresetRules, up_card: Card | None) -> HandTerms:
-    limit_rule = LIMIT_RULES[rules.preset]
-    if up_card is None:
-        return HandTerms(rules.rules, limit_rule, rules.big_gin_bonus)
-    rank, spade = up_card.rank, up_card.suit == 0
-    limit = min(rank, 10) if rank != 1 else (1 if rules.ace is Ace.ONE else 0)  # R2, R33
-    points = 2 if spade and rules.spades_double is not SpadesDouble.OFF else 1
-    boxes = 2 if spade and rules.spades_double is SpadesDouble.ALL else 1
-    return HandTerms(replace(rules.rules, knock_limit=limit), limit_rule, rules.big_gin_bonus, points, boxes, up_card)
+    limit, points, boxes = rules.rules.knock_limit, 1, 1
+    if up_card is not None:
+        rank, spade = up_card.rank, up_card.suit == 0
+        limit = min(rank, 10) if rank != 1 else (1 if rules.ace is Ace.ONE else 0)  # R2, R33
+        points = 2 if spade and rules.spades_double is not SpadesDouble.OFF else 1
+        boxes = 2 if spade and rules.spades_double is SpadesDouble.ALL else 1
+    hand_rules = rules.rules if limit == rules.rules.knock_limit else replace(rules.rules, knock_limit=limit)
+    won = boxes if rules.two_player else 0  # R29
+    return HandTerms(
+        hand_rules,
+        LIMIT_RULES[rules.preset],
+        rules.big_gin_bonus,
+        points,
+        boxes,
+        up_card,
+        won,
+        won * rules.gin_boxes,
+        won * rules.undercut_boxes,
+    )
 
 
 def verify_rule_option(preset: Preset, name: str, value: Any) -> Any:
