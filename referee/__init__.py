@@ -46,9 +46,40 @@ from referee.presets import (
 from referee.roles import Role, Roles, can_seat, next_roles, roles_from_cut, verify_seating
 from referee.rules import Rules, can_set_option, verify_option
 from referee.scoring import DRAW, Outcome, Score, Side, can_count, score, score_counts, verify_counts
+from referee.sheet import GameResult, PlayerTotal, ScoreSheet, new_sheet
 from referee.steps import PARAMS, PRESET_STEPS, STEPS, Code, PresetCode, Step
+from referee.two_player import (
+    Seat,
+    Seating,
+    TwoPlayerHand,
+    TwoPlayerState,
+    advance_two_player,
+    can_record_two_player,
+    dealer_from_cut,
+    new_two_player_game,
+    next_seating,
+    replay_two_player,
+    verify_can_record_two_player,
+    verify_first_seating,
+)
 
 __all__ = [
+    "verify_first_seating",
+    "verify_can_record_two_player",
+    "replay_two_player",
+    "next_seating",
+    "new_two_player_game",
+    "dealer_from_cut",
+    "can_record_two_player",
+    "advance_two_player",
+    "TwoPlayerState",
+    "TwoPlayerHand",
+    "Seating",
+    "Seat",
+    "new_sheet",
+    "ScoreSheet",
+    "PlayerTotal",
+    "GameResult",
     "PresetCode",
     "PRESET_STEPS",
     "verify_up_card",
