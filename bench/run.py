@@ -13,6 +13,9 @@ timed ``--repeat`` times and the fastest pass is reported):
 * ginref ``least_deadwood`` of 10-card hands (uniform and meld-rich),
 * ginref ``best_discard`` of 11-card hands (uniform and meld-rich),
 * ginref ``judge_hand`` of knock deals with nothing declared,
+* ginref ``judge_preset_hand`` of the same deals under the ``classic`` preset
+  and under ``oklahoma`` with a king of spades up (knock limit 10, points
+  doubled), against ``judge_hand`` on them,
 * OpenSpiel ``GinRummyUtils.min_deadwood`` and RLCard's least deadwood
   (``get_best_meld_clusters`` then ``get_deadwood_count``, as RLCard itself
   scores a hand) on the *same* 10-card hands,
@@ -76,6 +79,7 @@ class Engines:
     least_deadwood: Callable[[Sequence[Any]], int] | None = None
     best_discard: Callable[[Sequence[Any]], tuple[Any, int]] | None = None
     judge_hand: Callable[[Sequence[Any], Sequence[Any]], Any] | None = None
+    judge_presets: dict[str, Callable[[Sequence[Any], Sequence[Any]], Any]] = field(default_factory=dict)
     # OpenSpiel
     os_utils: Any = None
     os_card: dict[str, int] = field(default_factory=dict)
@@ -115,6 +119,21 @@ def load_engines() -> Engines:
             eng.judge_hand = judge_hand
         except Exception as exc:
             eng.notes.append(f"ginref judge skipped: referee.judge not importable ({exc!r})")
+        try:
+            from referee.preset_hand import judge_preset_hand
+            from referee.presets import resolve_rules
+
+            classic, oklahoma, king = resolve_rules("classic"), resolve_rules("oklahoma"), parse_card("KS")
+
+            def judge_classic(knocker: Sequence[Any], defender: Sequence[Any]) -> Any:
+                return judge_preset_hand(classic, knocker, defender)
+
+            def judge_oklahoma(knocker: Sequence[Any], defender: Sequence[Any]) -> Any:
+                return judge_preset_hand(oklahoma, knocker, defender, up_card=king)
+
+            eng.judge_presets = {"ginref classic": judge_classic, "ginref oklahoma KS": judge_oklahoma}
+        except Exception as exc:
+            eng.notes.append(f"ginref presets skipped: referee.preset_hand not importable ({exc!r})")
 
     # OpenSpiel: ints 0..51 = suit * 13 + rank - 1, suits in the order s c d h.
     try:
@@ -507,11 +526,37 @@ def print_tables(timings: list[Timing]) -> None:
 # --------------------------------------------------------------------------
 
 
+#: engine name -> its rulings of the knock deals, filled by :func:`time_judges`
+preset_rulings: dict[str, list[Any]] = {}
+
+
+def check_presets(rulings: list[Any], max_examples: int) -> int:
+    """A preset's ruling has judge_hand's spreads; classic's points are R16-R18
+    with its undercut bonus of 25; oklahoma's with a spade up are twice them."""
+    print(f"\n### judge_preset_hand check ({len(rulings)} knock deals)")
+    bad = []
+    classic = preset_rulings.get("ginref classic", [])
+    oklahoma = preset_rulings.get("ginref oklahoma KS", [])
+    for i, ruling in enumerate(rulings):
+        k, d = ruling.knocker.deadwood_count, ruling.defender.deadwood_count
+        want = expected_points(k, d) + (15 if k and k >= d else 0)  # undercut bonus 25, not 10
+        if classic and (classic[i].ruling.knocker != ruling.knocker or classic[i].score.points != want):
+            bad.append((i, "classic", classic[i].score.points, want))
+        if oklahoma and oklahoma[i].score.points != 2 * want:
+            bad.append((i, "oklahoma", oklahoma[i].score.points, 2 * want))
+    for example in bad[:max_examples]:
+        print(f"  deal {example[0]}: {example[1]} points {example[2]}, expected {example[3]}")
+    print(f"  {len(bad)} failure(s)")
+    return len(bad)
+
+
 def time_judges(
     run: Callable[..., Timing], eng: Engines, deals: list[tuple[Hand, Hand]], warm_deals: list[tuple[Hand, Hand]]
 ) -> tuple[list[Any] | None, list[int] | None]:
-    """``judge_hand`` and OpenSpiel's utils scorer on the same knock deals: their results."""
+    """``judge_hand``, ``judge_preset_hand`` under the presets and OpenSpiel's
+    utils scorer on the same knock deals: their results."""
     rulings: list[Any] | None = None
+    preset_rulings.clear()
     if eng.judge_hand is not None:
         pc = eng.parse_card
         assert pc is not None
@@ -519,6 +564,9 @@ def time_judges(
         warm_pairs = [([pc(c) for c in k], [pc(c) for c in d]) for k, d in warm_deals]
         t = run("judge, nothing declared", "knock deals", "ginref", eng.judge_hand, pairs, warm_pairs, two_args=True)
         rulings = t.results
+        for name, judge in eng.judge_presets.items():
+            t = run("judge, nothing declared", "knock deals", name, judge, pairs, warm_pairs, two_args=True)
+            preset_rulings[name] = t.results
     os_points: list[int] | None = None
     if eng.os_utils is not None:
         tab = eng.os_card
@@ -656,6 +704,8 @@ def main(argv: list[str] | None = None) -> int:
         failures += check_best_discard(f"{s} 11-card", sets11[s], results, eng, args.examples)
     if rulings is not None:
         failures += check_judge(deals, rulings, eng, args.examples)
+    if rulings is not None and preset_rulings:
+        failures += check_presets(rulings, args.examples)
     if rulings is not None and os_points is not None:
         failures += check_judge_points(deals, rulings, os_points, args.examples)
 

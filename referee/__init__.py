@@ -1,5 +1,5 @@
-"""ginref's referee: the rules of three-handed Gin Rummy (RULES.md R1-R26) as a
-pure library. Standard library only."""
+"""ginref's referee: the rules of three-handed Gin Rummy (RULES.md R1-R26) and
+of the two-player presets (R27-R33, R35) as a pure library. Standard library only."""
 
 from referee.cards import DECK, Card, CardSyntaxError, parse_card, parse_cards, sort_cards
 from referee.deadwood import arrangements, best_arrangement, best_discard, least_deadwood
@@ -20,12 +20,87 @@ from referee.game import GameState, HandRecord, can_record, replay, verify_can_r
 from referee.judge import KnockVerdict, Ruling, judge_hand, judge_knock
 from referee.layoff import DefenderPlay, Layoff, best_play, can_lay_off, verify_layoffs
 from referee.melds import Arrangement, Meld, all_melds, is_meld, verify_meld
+from referee.preset_hand import (
+    DRAW_SCORE,
+    HandScore,
+    PresetRuling,
+    can_judge_preset_hand,
+    explain_preset_counts,
+    explain_preset_hand,
+    judge_preset_hand,
+    score_preset_counts,
+    verify_up_card,
+)
+from referee.presets import (
+    Ace,
+    HandTerms,
+    NextDealer,
+    Preset,
+    PresetRules,
+    Shutout,
+    SpadesDouble,
+    can_resolve_rules,
+    resolve_rules,
+    verify_rule_option,
+)
 from referee.roles import Role, Roles, can_seat, next_roles, roles_from_cut, verify_seating
 from referee.rules import Rules, can_set_option, verify_option
 from referee.scoring import DRAW, Outcome, Score, Side, can_count, score, score_counts, verify_counts
-from referee.steps import PARAMS, STEPS, Code, Step
+from referee.sheet import GameResult, PlayerTotal, ScoreSheet, new_sheet
+from referee.steps import PARAMS, PRESET_STEPS, STEPS, Code, PresetCode, Step
+from referee.two_player import (
+    Seat,
+    Seating,
+    TwoPlayerHand,
+    TwoPlayerState,
+    advance_two_player,
+    can_record_two_player,
+    dealer_from_cut,
+    new_two_player_game,
+    next_seating,
+    replay_two_player,
+    verify_can_record_two_player,
+    verify_first_seating,
+)
 
 __all__ = [
+    "verify_first_seating",
+    "verify_can_record_two_player",
+    "replay_two_player",
+    "next_seating",
+    "new_two_player_game",
+    "dealer_from_cut",
+    "can_record_two_player",
+    "advance_two_player",
+    "TwoPlayerState",
+    "TwoPlayerHand",
+    "Seating",
+    "Seat",
+    "new_sheet",
+    "ScoreSheet",
+    "PlayerTotal",
+    "GameResult",
+    "PresetCode",
+    "PRESET_STEPS",
+    "verify_up_card",
+    "score_preset_counts",
+    "judge_preset_hand",
+    "explain_preset_hand",
+    "explain_preset_counts",
+    "can_judge_preset_hand",
+    "PresetRuling",
+    "HandScore",
+    "DRAW_SCORE",
+    "verify_rule_option",
+    "resolve_rules",
+    "can_resolve_rules",
+    "SpadesDouble",
+    "Shutout",
+    "PresetRules",
+    "Preset",
+    "NextDealer",
+    "HandTerms",
+    "Ace",
     "DECK",
     "DRAW",
     "PARAMS",

@@ -97,6 +97,8 @@ class RuleOptionError(RefereeError):
     value: Any = None
     minimum: int | None = None
     maximum: int | None = None
+    choices: list[Any] | None = None  # the values allowed, for a choice (R27)
+    preset: str | None = None  # the preset that has no such option (R27)
 
 
 class CountError(RefereeError):

@@ -74,6 +74,11 @@ PARAMS: dict[str, tuple[str, str]] = {
     "undercut_bonus": ("count", "the undercut bonus (R17)"),
     "gin_bonus": ("count", "the gin bonus (R18)"),
     "points": ("count", "the points scored"),
+    "up_card": ("card", "the hand's up-card, the first card turned face up (R33)"),
+    "big_gin_bonus": ("count", "the big gin bonus (R32)"),
+    "base_points": ("count", "the hand's points before the spade double (R33)"),
+    "base_boxes": ("count", "the hand's boxes before the spade double (R29, R33)"),
+    "boxes": ("count", "the boxes the hand counts for its winner (R29)"),
 }
 
 #: code -> (rule, params, English template). The text is the template filled
@@ -177,6 +182,47 @@ STEPS: dict[Code, tuple[str, tuple[str, ...], str]] = {
 }
 
 
+class PresetCode(StrEnum):
+    """The steps only the presets take (R32, R33): a table of their own
+    (:data:`PRESET_STEPS`), built and shown exactly as :class:`Code`'s."""
+
+    UP_CARD_LIMIT = "up_card_limit"
+    UP_CARD_ACE = "up_card_ace"
+    BIG_GIN = "big_gin"
+    SPADE_DOUBLE = "spade_double"
+    SPADE_DOUBLE_BOXES = "spade_double_boxes"
+
+
+PRESET_STEPS: dict[PresetCode, tuple[str, tuple[str, ...], str]] = {
+    PresetCode.UP_CARD_LIMIT: (
+        "R33",
+        ("up_card", "limit"),
+        "The up-card is {up_card}: its value, {limit}, is the knock limit",
+    ),
+    PresetCode.UP_CARD_ACE: (
+        "R33",
+        ("up_card", "limit"),
+        "The up-card is the ace {up_card}: by option ace the knock limit is {limit}",
+    ),
+    PresetCode.BIG_GIN: (
+        "R32",
+        ("defender_count", "big_gin_bonus", "points"),
+        "Big gin: the knocker melds all 11 cards, so the defender may not lay off and cannot score; "
+        "the knocker scores the defender's {defender_count} + {big_gin_bonus} = {points}",
+    ),
+    PresetCode.SPADE_DOUBLE: (
+        "R33",
+        ("up_card", "base_points", "points"),
+        "The up-card {up_card} is a spade: the hand's points are doubled, {base_points} x 2 = {points}",
+    ),
+    PresetCode.SPADE_DOUBLE_BOXES: (
+        "R33",
+        ("up_card", "base_boxes", "boxes"),
+        "The up-card {up_card} is a spade: the hand's boxes are doubled too, {base_boxes} x 2 = {boxes}",
+    ),
+}
+
+
 def _cards(cards: tuple[str, ...]) -> str:
     return " ".join(cards) or "nothing"
 
@@ -193,7 +239,7 @@ def _layoffs(layoffs: tuple[Mapping[str, int | str], ...]) -> str:
 _SHOWN = {"cards": _cards, "melds": _melds, "layoffs": _layoffs}
 
 
-def _renderer(code: Code) -> Callable[[Mapping[str, Param]], str]:
+def _renderer(code: Code | PresetCode) -> Callable[[Mapping[str, Param]], str]:
     """The English text of a step ``code``, as a function of its params: its
     template (:data:`STEPS`) made once into the joining of its pieces, each
     param shown as its kind is, then the rule. A step's text is built for
@@ -201,7 +247,7 @@ def _renderer(code: Code) -> Callable[[Mapping[str, Param]], str]:
     params, the template parsed, each param's kind looked up) cost twice as
     much. The function's source holds nothing but the table's own texts, as
     Python literals."""
-    rule, names, template = STEPS[code]
+    rule, names, template = STEPS[code] if isinstance(code, Code) else PRESET_STEPS[code]
     pieces, shown = [], dict(_SHOWN)
     for literal, name, spec, conversion in Formatter().parse(template):
         if literal:
@@ -221,6 +267,7 @@ def _renderer(code: Code) -> Callable[[Mapping[str, Param]], str]:
 #: code's value -> (its rule, its text's renderer); by the plain string, as an
 #: enum member hashes in Python
 _BY_VALUE = {code._value_: (STEPS[code][0], _renderer(code)) for code in STEPS}
+_BY_VALUE.update({code._value_: (PRESET_STEPS[code][0], _renderer(code)) for code in PRESET_STEPS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,11 +275,11 @@ class Step:
     """One step of an explanation: ``rule``, ``code`` and the ``params`` that fill its text."""
 
     rule: str
-    code: Code
+    code: Code | PresetCode
     params: Mapping[str, Param]
 
     @classmethod
-    def of(cls, code: Code, **params: Param) -> Step:
+    def of(cls, code: Code | PresetCode, **params: Param) -> Step:
         """The step ``code`` with its rule from :data:`STEPS`. Its params are
         the table's, in the table's order (the tests hold every builder to it;
         not checked here, as steps are built for every hand served)."""

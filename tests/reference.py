@@ -237,3 +237,160 @@ def roles_after(roles: dict[str, str], winner_role: str | None) -> dict[str, str
     if winner_role == "captain":  # R11: box sits out, captain to the box, sitter captains
         return {"box": captain, "captain": sitter, "sitter": box}
     raise ValueError(f"winner_role must be 'box', 'captain' or None, not {winner_role!r}")
+
+
+# --- the two-player presets (R27-R33, R35), read from RULES.md alone -------------------
+
+#: R27 and the options table: each preset's options and their defaults
+PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
+    "classic": {
+        "target_score": 100,
+        "knock_limit": 10,
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "big_gin_bonus": 0,
+        "next_dealer": "winner",
+        "box_bonus": 25,
+        "gin_boxes": 1,
+        "undercut_boxes": 1,
+        "boxes_immediate": False,
+        "game_bonus": 100,
+        "shutout": "double",
+    },
+}
+PRESET_DEFAULTS["straight"] = {**PRESET_DEFAULTS["classic"], "knock_limit": 0}  # R35
+PRESET_DEFAULTS["oklahoma"] = {  # R33: the up-card sets the limit, so no knock_limit
+    **{k: v for k, v in PRESET_DEFAULTS["classic"].items() if k != "knock_limit"},
+    "target_score": 150,
+    "ace": "gin_only",
+    "spades_double": "points",
+}
+
+
+def two_player_limit(options: dict[str, Any], up_card: str | None) -> int:
+    """The knock limit of a hand: the option, or the up-card's value (R2, R33)."""
+    if up_card is None:
+        return options["knock_limit"]
+    if rank(up_card) == 1:
+        return 1 if options["ace"] == "one" else 0
+    return value(up_card)
+
+
+def two_player_hand(options: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
+    """One hand by counts: who won it (as a seat), his points and boxes.
+
+    ``hand``: ``knocker`` ("dealer", "non_dealer" or None for a draw),
+    ``knocker_count``, ``defender_count``, ``up_card`` (Oklahoma), ``big_gin``.
+    """
+    if hand["knocker"] is None:  # R12
+        return {"winner": None, "points": 0, "boxes": 0}
+    other = "non_dealer" if hand["knocker"] == "dealer" else "dealer"
+    k, d = hand["knocker_count"], hand["defender_count"]
+    if hand.get("big_gin"):  # R32
+        winner, points, boxes = hand["knocker"], d + options["big_gin_bonus"], options["gin_boxes"]
+    elif k == 0:  # R18
+        winner, points, boxes = hand["knocker"], d + options["gin_bonus"], options["gin_boxes"]
+    elif k < d:  # R16
+        winner, points, boxes = hand["knocker"], d - k, 1
+    else:  # R17
+        winner, points, boxes = other, options["undercut_bonus"] + k - d, options["undercut_boxes"]
+    up = hand.get("up_card")
+    if up is not None and suit(up) == "S":  # R33
+        if options["spades_double"] in ("points", "all"):
+            points *= 2
+        if options["spades_double"] == "all":
+            boxes *= 2
+    return {"winner": winner, "points": points, "boxes": boxes}
+
+
+class TwoPlayerGame:
+    """A two-player game played hand by hand (R28-R31): :meth:`play` a hand
+    (by counts, also naming its ``dealer`` and ``non_dealer`` as seated) and
+    get its figures (scorer, points, boxes, running scores, next dealer);
+    :meth:`result` once someone has won."""
+
+    def __init__(self, preset: str, overrides: dict[str, Any], dealer: str, non_dealer: str) -> None:
+        self.options = {**PRESET_DEFAULTS[preset], **overrides}
+        self.players = (dealer, non_dealer)
+        self.running = {p: 0 for p in self.players}
+        self.hand_points = {p: 0 for p in self.players}
+        self.boxes = {p: 0 for p in self.players}
+        self.won = {p: 0 for p in self.players}
+        self.winner: str | None = None
+        self.hands: list[dict[str, Any]] = []
+
+    def play(self, hand: dict[str, Any]) -> dict[str, Any]:
+        if self.winner is not None:
+            raise ValueError("the game is over")  # R30
+        options = self.options
+        seats = {"dealer": hand["dealer"], "non_dealer": hand["non_dealer"]}
+        figures = two_player_hand(options, hand)
+        scorer = None if figures["winner"] is None else seats[figures["winner"]]
+        if scorer is not None:
+            self.hand_points[scorer] += figures["points"]
+            self.boxes[scorer] += figures["boxes"]
+            self.won[scorer] += 1
+            self.running[scorer] += figures["points"]
+            if options["boxes_immediate"]:  # R29
+                self.running[scorer] += figures["boxes"] * options["box_bonus"]
+        if scorer is None:  # R12: the same player deals again
+            next_dealer: str | None = hand["dealer"]
+        elif options["next_dealer"] == "winner":
+            next_dealer = scorer
+        elif options["next_dealer"] == "loser":
+            next_dealer = seats["dealer"] if scorer == seats["non_dealer"] else seats["non_dealer"]
+        else:  # alternate
+            next_dealer = hand["non_dealer"]
+        if scorer is not None and self.running[scorer] >= options["target_score"]:  # R30
+            self.winner = scorer
+            next_dealer = None
+        out = {**figures, "scorer": scorer, "running": dict(self.running), "next_dealer": next_dealer}
+        self.hands.append(out)
+        return out
+
+    def result(self) -> dict[str, Any] | None:
+        """R31: totals with their parts, the shutout and the net."""
+        winner = self.winner
+        if winner is None:
+            return None
+        options = self.options
+        loser = self.players[1] if winner == self.players[0] else self.players[0]
+        shutout = self.won[loser] == 0
+        totals = {}
+        for p in self.players:
+            points = self.hand_points[p]
+            box_points = self.boxes[p] * options["box_bonus"]
+            game = options["game_bonus"] if p == winner else 0
+            extra = 0
+            if p == winner and shutout:
+                if options["shutout"] == "double":
+                    extra = points + game  # the hand points and the game bonus, doubled
+                elif options["shutout"] == "plus_100":
+                    extra = 100
+            totals[p] = {
+                "hand_points": points,
+                "box_bonus": box_points,
+                "game_bonus": game,
+                "shutout": extra,
+                "total": points + box_points + game + extra,
+            }
+        return {
+            "winner": winner,
+            "loser": loser,
+            "shutout": shutout,
+            "totals": totals,
+            "net": totals[winner]["total"] - totals[loser]["total"],
+        }
+
+
+def two_player_game(
+    preset: str, overrides: dict[str, Any], dealer: str, non_dealer: str, hands: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A whole game (:class:`TwoPlayerGame`): each hand's figures, the boxes,
+    the winner and the result; hands after the win are not played."""
+    game = TwoPlayerGame(preset, overrides, dealer, non_dealer)
+    for hand in hands:
+        if game.winner is not None:
+            break
+        game.play(hand)
+    return {"hands": game.hands, "winner": game.winner, "boxes": game.boxes, "result": game.result()}
