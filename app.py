@@ -32,6 +32,7 @@ from api import idempotency, register_blueprints
 from api.addresses import page_addresses
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
 from api.context import current_request, request_g
+from api.docs import WriteGuard
 from api.errors import (
     PROBLEM_JSON,
     UNAVAILABLE,
@@ -364,14 +365,16 @@ def init_write_requests(app: Flask) -> None:
 
 
 def init_request_limits(app: Flask) -> None:
-    """The import takes years of play in one body; everything else stays small."""
+    """A bulk write (the import, as its route declares: api.docs.WriteGuard)
+    takes years of play in one body; everything else stays small."""
 
     @app.before_request
     def _body_limit() -> None:
         req = current_request()
         if len(req.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
-        if req.endpoint == "leagues.import_league_json":
+        guard: WriteGuard | None = app.extensions["write_guards"].get((req.endpoint, req.method))
+        if guard is not None and guard.bulk:
             req.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
             read_chunked_body()
             return  # read once, by its view, before its transaction begins

@@ -59,11 +59,15 @@ class WriteGuard:
     the league named by the body's ``league_id``, if any). ``if_match``: the
     game's ETag is ``required`` or checked when given (``optional``).
     ``rotates_key``: the write revokes the key it is made with, so the retry
-    of that very write is still answered to it."""
+    of that very write is still answered to it. ``bulk``: the write brings
+    years of play in one body (the import): its body may be as large as
+    ``IMPORT_MAX_CONTENT_LENGTH`` and is read by its view as it arrives, and
+    it counts against ``RATELIMIT_IMPORTS`` too (api.limits)."""
 
     scope: Scope
     if_match: Literal["required", "optional"] | None = None
     rotates_key: bool = False
+    bulk: bool = False
 
 
 def keyed_write(
@@ -161,12 +165,13 @@ def keyed_read(
     return decorate
 
 
-def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = ()) -> Callable[[F], F]:
+def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = (), bulk: bool = False) -> Callable[[F], F]:
     """A write anyone may make (it needs no key), still rate-limited;
-    ``parameters``: the write's own, documented before Idempotency-Key."""
+    ``parameters``: the write's own, documented before Idempotency-Key;
+    ``bulk``: see :class:`WriteGuard`."""
 
     def decorate(func: F) -> F:
-        func.write_guard = WriteGuard("open")  # type: ignore[attr-defined]
+        func.write_guard = WriteGuard("open", bulk=bulk)  # type: ignore[attr-defined]
         documented = blp.alt_response(429, response="TOO_MANY_REQUESTS")(func)
         return _documented_only(func, blp.doc(parameters=[*parameters, IDEMPOTENCY_KEY])(documented))
 

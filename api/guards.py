@@ -313,7 +313,7 @@ def guard_write() -> Response | None:
         _resolve(guard, access, req)
     except Problem as problem:
         access.error = problem
-    count_write(None if access.credential is None else f"key:{access.credential.id}")
+    count_write(None if access.credential is None else f"key:{access.credential.id}", bulk=guard.bulk)
     if access.error is not None:
         if access.revoked is not None and guard.rotates_key:
             # the retry of the rotation that revoked this very key gets its answer

@@ -292,7 +292,7 @@ def _verify_existing(mapping: dict[int, int]) -> None:
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@open_write(blp, parameters=[PLAYERS_PARAMETER])
+@open_write(blp, parameters=[PLAYERS_PARAMETER], bulk=True)
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing), onto existing players where `players` says so"""
     mapping = _player_mapping()

@@ -81,3 +81,15 @@ def test_every_problem_type_is_spelled_in_api_errors_only() -> None:
         if "ginref.org/" in line
     ]
     assert spelled == []
+
+
+def test_no_hook_or_view_switches_on_an_endpoints_name() -> None:
+    # what a route needs is declared on it (api.docs), and the hooks read the declaration
+    files = [ROOT / "app.py", *(ROOT / "api").glob("*.py")]
+    switches = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in files
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if ".endpoint ==" in line or ".endpoint in " in line or "_ENDPOINT =" in line
+    ]
+    assert switches == []
