@@ -357,7 +357,7 @@ def init_write_requests(app: Flask) -> None:
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
         kept = request_g()
-        kept.pop("locked_game", None)
+        kept.pop("guarded", None)
         token = kept.pop("writing_token", None)
         if token is not None:
             release_connection(kept.pop("holding_token"))
