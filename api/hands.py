@@ -11,7 +11,7 @@ from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
 from api.judging import judge_input
 from api.shapes import HandInGame, Page, page_of
-from models import Game, Hand, db
+from models import Game, Hand
 from models.game import GameRow, StaleGameError
 from models.revisions import revisions_query
 from models.security import KeyRow
@@ -74,8 +74,7 @@ class Hands(MethodView):
         judged = judge_input(data, game.rule_options)
         try:
             recorded = services.record_next_hand(game, judged, by=credential.id)
-        except StaleGameError:  # never expected under the row lock; if it were, nothing is written
-            db.session.rollback()
+        except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
             raise conflict("the game changed while this hand was being recorded: read it again") from None
         hand, game = recorded.hand, recorded.game
         return (

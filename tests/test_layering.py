@@ -158,3 +158,18 @@ def test_a_view_is_handed_the_game_and_the_credential_its_guard_found() -> None:
         view(game_id=7)
     assert seen == [(7, GAME, KEY)]
     assert not hasattr(bare, "__wrapped__")  # a view that names neither runs as it is, unwrapped
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m not in ("app", "models.database")])
+def test_no_module_but_the_app_decides_a_transaction(module: str) -> None:
+    # one commit point per request, the app's (app.init_write_requests), a read's recount of a
+    # league's books too; models.database holds the connection that the app commits through, and
+    # models.verify's snapshot (for the books check) ends its own read
+    decided = [
+        f"line {node.lineno}: {node.func.attr}"
+        for node in ast.walk(_tree(module))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ({"commit"} if module == "models.verify" else {"commit", "rollback"})
+    ]
+    assert decided == [], f"{module} ends a transaction at {', '.join(decided)}"
