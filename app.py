@@ -32,6 +32,7 @@ from api import idempotency, register_blueprints
 from api.addresses import page_addresses
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
 from api.context import current_request, request_g
+from api.docs import WriteGuard
 from api.errors import (
     PROBLEM_JSON,
     UNAVAILABLE,
@@ -48,6 +49,7 @@ from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import (
     JSON_ENGINE_OPTIONS,
+    WriterQueueTimeoutError,
     commit_held,
     drop_held,
     hold_connection,
@@ -57,6 +59,7 @@ from models.database import (
 )
 from models.events import VersionWatch
 from models.security import WRITE, rotate_key
+from models.standings import pending_stores
 from models.verify import check_books, snapshot
 
 log = logging.getLogger(__name__)
@@ -315,6 +318,22 @@ def _failed_commit(err: SQLAlchemyError, pending: idempotency.Pending | None) ->
     return problem_response(503, detail, type=UNAVAILABLE, headers={"Retry-After": "1"})
 
 
+def _store_read_books(stores: list[Callable[[], None]]) -> None:
+    """What a read recounted of a league's stale books (models.standings),
+    stored once its answer is built, in a write transaction of its own. If
+    that fails, the books stay stale for the next read to recount, and the
+    answer stands: it was worked out from the hand logs."""
+    try:
+        db.session.rollback()  # the read's transaction ends: the store takes the writer's turn afresh
+        with write_transaction():
+            for store in stores:
+                store()
+            db.session.commit()
+    except (SQLAlchemyError, WriterQueueTimeoutError) as err:
+        log.warning("a read's recount of a league's books was not stored: %s", err)
+        _rollback()
+
+
 def init_write_requests(app: Flask) -> None:
     """Every transaction of a request that may write starts as a write
     (BEGIN IMMEDIATE on SQLite): one that reads first and then tries to write
@@ -324,7 +343,9 @@ def init_write_requests(app: Flask) -> None:
     statements, the driver's and the session's (models.database.hold_connection).
     It is committed here, once its response is built, together with the
     record of that response for its Idempotency-Key: the views flush, and a
-    refused write (4xx, 5xx) is rolled back whole. When the commit fails, the
+    refused write (4xx, 5xx) is rolled back whole. This is the one commit
+    point of a request: a read that recounted a league's stale books has
+    them stored here too, once its answer is built. When the commit fails, the
     answer is the truth: the stored response if the write is in the database
     after all, else a 503 saying it was not saved."""
 
@@ -338,6 +359,10 @@ def init_write_requests(app: Flask) -> None:
     @app.after_request
     def _commit(response: Response) -> Response:
         if current_request().method not in WRITE_METHODS:
+            if db.session.registry.has():
+                stores = pending_stores()
+                if stores and response.status_code < 400:
+                    _store_read_books(stores)
             return response
         pending = request_g().pop("idempotency", None)
         if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
@@ -356,7 +381,7 @@ def init_write_requests(app: Flask) -> None:
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
         kept = request_g()
-        kept.pop("locked_game", None)
+        kept.pop("guarded", None)
         token = kept.pop("writing_token", None)
         if token is not None:
             release_connection(kept.pop("holding_token"))
@@ -364,14 +389,16 @@ def init_write_requests(app: Flask) -> None:
 
 
 def init_request_limits(app: Flask) -> None:
-    """The import takes years of play in one body; everything else stays small."""
+    """A bulk write (the import, as its route declares: api.docs.WriteGuard)
+    takes years of play in one body; everything else stays small."""
 
     @app.before_request
     def _body_limit() -> None:
         req = current_request()
         if len(req.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
-        if req.endpoint == "leagues.import_league_json":
+        guard: WriteGuard | None = app.extensions["write_guards"].get((req.endpoint, req.method))
+        if guard is not None and guard.bulk:
             req.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
             read_chunked_body()
             return  # read once, by its view, before its transaction begins

@@ -14,14 +14,17 @@ from typing import Any, Protocol
 
 from sqlalchemy import select
 
-from models import ApiKey, Game, Hand, League, LeagueMember, db
+from models import ApiKey, Game, Hand, League, LeagueMember, Player, db, security
 from models import books as league_books
 from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
-from models.game import GameRow, Recorded, record_hand
+from models.game import GameRow, GameView, Recorded, record_hand
 from models.league import PUBLIC
 from models.revisions import add_revision, latest_revision
+from models.security import KeyRow
+from models.transfer import ImportedLeague, ImportedPlayer
+from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 
 
@@ -38,6 +41,14 @@ class Judged(Protocol):
     def ruling(self) -> dict[str, Any]: ...
     @property
     def input(self) -> dict[str, Any]: ...
+
+
+def create_player(name: str) -> Player:
+    """A new player."""
+    player = Player(name=name)
+    db.session.add(player)
+    db.session.flush()
+    return player
 
 
 def create_league(name: str, members: list[int], visibility: str = PUBLIC) -> tuple[League, str]:
@@ -208,3 +219,40 @@ def resolve_dispute(
     dispute.resolved_key_id = key_id
     game.version += 1
     add_event(game.id, game.version, "dispute_resolved", dispute.number)
+
+
+def import_league(judged: ImportedLeague, mapping: dict[int, int]) -> tuple[League, list[ImportedPlayer], str]:
+    """A league rebuilt from a judged export (all of it or nothing), onto
+    the existing players ``mapping`` names; what each of the document's
+    players became, and the new league's key (shown once)."""
+    league, players = write_imported_league(judged, mapping)
+    return league, players, ApiKey.issue(league_id=league.id)[1]
+
+
+def rotate_league_key(league_id: int, *, by: KeyRow) -> str:
+    """The league's new key: every write key of it, and of its games (their
+    scorer keys), is revoked, the one presented (``by``) among them."""
+    return security.rotate_key(league_id=league_id, by=by.id)
+
+
+def rotate_game_key(game: GameView, *, by: KeyRow) -> str:
+    """The new key of a game outside a league (the view checks that it is)."""
+    return security.rotate_key(game_id=game.id, by=by.id)
+
+
+def issue_scorer_key(game: GameView) -> str:
+    """A key that records one game of a league and reads it, nothing else
+    (the view checks that it is in a league)."""
+    return security.issue_scorer_key(game.id)
+
+
+def issue_share_key(label: str, *, league_id: int | None = None, game_id: int | None = None) -> tuple[ApiKey, str]:
+    """A share key to the league (or the game outside a league) with this
+    label, and the key itself (shown once); the active one with the same
+    label, if any, is revoked."""
+    return security.issue_share_key(label, league_id=league_id, game_id=game_id)
+
+
+def revoke_share_key(key_id: int, *, league_id: int | None = None, game_id: int | None = None) -> bool:
+    """Revoke one active share key of the league (or game); False if it has none with this id."""
+    return security.revoke_share_key(key_id, league_id=league_id, game_id=game_id)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
-
 import services
 from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
@@ -17,6 +15,7 @@ from api.shapes import Page, page_of
 from models import Dispute, Game, Hand, db
 from models.disputes import disputes_query
 from models.revisions import latest_revision
+from models.security import KeyRow
 from schemas.disputes import DisputeArgsSchema, DisputeInSchema, DisputeListSchema, DisputeSchema, ResolutionInSchema
 from schemas.hands import HandInSchema
 
@@ -57,14 +56,16 @@ def _dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
 @blp.arguments(DisputeInSchema())
 @blp.response(201, DisputeSchema, headers=ETAG_HEADER)
 @keyed_write(blp, scope="game", if_match="optional")
-def open_dispute(data: dict[str, Any], game_id: int, number: int) -> tuple[Dispute, int, dict[str, str]]:
+def open_dispute(
+    data: dict[str, Any], game_id: int, number: int, credential: KeyRow
+) -> tuple[Dispute, int, dict[str, str]]:
     """Dispute a recorded hand: the referee rules on the cards given (or the hand's own) beside the recorded ruling"""
-    game = load_game(game_id, lock=True)
+    game = load_game(game_id)
     hand = _standing(game, number)
     if hand is None:
         raise not_found(f"hand {number} in game", game_id)
     dispute = services.open_dispute(
-        game, hand, data["by"], data["claim"], _judged(data, hand, game), key_id=g.credential.id
+        game, hand, data["by"], data["claim"], _judged(data, hand, game), key_id=credential.id
     )
     return (
         dispute,
@@ -94,9 +95,11 @@ def get_dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
 @blp.arguments(ResolutionInSchema())
 @blp.response(200, DisputeSchema, headers=ETAG_HEADER)
 @keyed_write(blp, scope="game", if_match="required")
-def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id: int) -> tuple[Dispute, dict[str, str]]:
+def resolve_dispute(
+    data: dict[str, Any], game_id: int, number: int, dispute_id: int, credential: KeyRow
+) -> tuple[Dispute, dict[str, str]]:
     """Resolve a dispute: upheld corrects the hand with its ruling (R26), rejected leaves the hand as it is"""
-    game = load_game(game_id, lock=True)
+    game = load_game(game_id)
     dispute = _dispute(game_id, number, dispute_id)
     if dispute.status != "open":
         raise conflict(f"dispute {dispute_id} is already resolved ({dispute.status})")
@@ -107,7 +110,7 @@ def resolve_dispute(data: dict[str, Any], game_id: int, number: int, dispute_id:
         now = latest_revision(game_id, number)
         if now != dispute.revision:
             raise stale_dispute(dispute, now)
-    services.resolve_dispute(game, dispute, data["decision"], data.get("reason"), hand=hand, key_id=g.credential.id)
+    services.resolve_dispute(game, dispute, data["decision"], data.get("reason"), hand=hand, key_id=credential.id)
     return dispute, {"ETag": game.etag}
 
 

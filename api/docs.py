@@ -7,15 +7,24 @@ every read route of one league or game (a path with ``game_id`` or
 ``league_id``) declares :func:`keyed_read`; api.guards enforces what the
 declaration says, and refuses to start an app with a route that declares
 none.
+
+A view is handed what its guard found as keyword arguments, as
+flask-smorest's ``arguments`` hands it the body: ``game`` (the game in the
+path, a write's locked row or a read's row) and ``credential`` (the key a
+write is made with; for a read, the key a private one is read with, else
+None), each when its signature names it.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from api.body import Blueprint
+from api.context import request_g
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,11 +68,15 @@ class WriteGuard:
     the league named by the body's ``league_id``, if any). ``if_match``: the
     game's ETag is ``required`` or checked when given (``optional``).
     ``rotates_key``: the write revokes the key it is made with, so the retry
-    of that very write is still answered to it."""
+    of that very write is still answered to it. ``bulk``: the write brings
+    years of play in one body (the import): its body may be as large as
+    ``IMPORT_MAX_CONTENT_LENGTH`` and is read by its view as it arrives, and
+    it counts against ``RATELIMIT_IMPORTS`` too (api.limits)."""
 
     scope: Scope
     if_match: Literal["required", "optional"] | None = None
     rotates_key: bool = False
+    bulk: bool = False
 
 
 def keyed_write(
@@ -161,21 +174,36 @@ def keyed_read(
     return decorate
 
 
-def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = ()) -> Callable[[F], F]:
+def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = (), bulk: bool = False) -> Callable[[F], F]:
     """A write anyone may make (it needs no key), still rate-limited;
-    ``parameters``: the write's own, documented before Idempotency-Key."""
+    ``parameters``: the write's own, documented before Idempotency-Key;
+    ``bulk``: see :class:`WriteGuard`."""
 
     def decorate(func: F) -> F:
-        func.write_guard = WriteGuard("open")  # type: ignore[attr-defined]
+        func.write_guard = WriteGuard("open", bulk=bulk)  # type: ignore[attr-defined]
         documented = blp.alt_response(429, response="TOO_MANY_REQUESTS")(func)
         return _documented_only(func, blp.doc(parameters=[*parameters, IDEMPOTENCY_KEY])(documented))
 
     return decorate
 
 
+#: what a guard hands its view, by the name of the view's keyword argument
+HANDED = ("game", "credential")
+
+
 def _documented_only(func: F, documented: Callable[..., Any]) -> F:
-    """``func`` itself, carrying the documentation that flask-smorest's
-    alt_response wrappers collected: the errors are raised as Problems, so
-    the wrappers would only add a layer per status to every request."""
+    """``func``, carrying the documentation that flask-smorest's
+    alt_response wrappers collected (the errors are raised as Problems, so
+    the wrappers would only add a layer per status to every request), and
+    handed what its guard found (:data:`HANDED`) when it names any of it."""
     func._apidoc = documented._apidoc  # type: ignore[attr-defined]
-    return func
+    wanted = tuple(name for name in HANDED if name in inspect.signature(func).parameters)
+    if not wanted:
+        return func
+
+    @functools.wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        found = request_g().guarded  # api.guards, for this request, before the view runs
+        return func(*args, **kwargs, **{name: getattr(found, name) for name in wanted})
+
+    return cast(F, guarded)

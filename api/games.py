@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, g, request
+from flask import current_app, request
 from flask.views import MethodView
 from sqlalchemy import select
 
@@ -17,8 +17,7 @@ from models.events import VersionWatch, WaitRefused, events_after
 from models.game import GameRow
 from models.league import PUBLIC
 from models.revisions import has_revisions
-from models.security import KeyRow, key_reads, rotate_key
-from models.security import issue_scorer_key as scorer_key
+from models.security import KeyRow, key_reads
 from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
 from schemas.events import EventArgsSchema, EventListSchema
@@ -37,13 +36,10 @@ FEED_RETRY_AFTER = 5  # seconds: a phone refused a wait polls meanwhile
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
 
 
-def load_game(game_id: int, *, lock: bool = False) -> Game:
-    """The game (404 if none); ``lock``: its row locked for this write (the
-    guard has locked it already in this transaction)."""
-    locked = g.get("locked_game")
-    if lock and locked is not None and locked.id == game_id:
-        lock = False  # held since the guard read the row
-    game = Game.locked(game_id) if lock else db.session.get(Game, game_id)
+def load_game(game_id: int) -> Game:
+    """The game, with its hands (404 if none). A write's guard holds its row
+    locked for the request already (api.guards)."""
+    game = db.session.get(Game, game_id)
     if game is None:
         raise not_found("game", game_id)
     return game
@@ -113,17 +109,16 @@ class GameById(MethodView):
         304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
     )
     @keyed_read(blp, scope="game", conditional=True)
-    def get(self, game_id: int) -> tuple[GameRow, dict[str, str]]:
+    def get(self, game_id: int, game: GameRow) -> tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
-        game: GameRow = g.read_game  # read by its guard, which answered a matching If-None-Match
-        return game, {"ETag": game.etag}
+        return game, {"ETag": game.etag}  # read by its guard, which answered a matching If-None-Match
 
     @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[Game, dict[str, str]]:
         """Change the rule options (only before a first hand is recorded) or the visibility (outside a league)"""
-        game = load_game(game_id, lock=True)
+        game = load_game(game_id)
         if "visibility" in data:
             if game.league_id is not None:
                 raise invalid(
@@ -148,44 +143,44 @@ class GameById(MethodView):
 @blp.route("/<id:game_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
 @keyed_write(blp, scope="game", rotates_key=True)
-def rotate_game_key(game_id: int) -> dict[str, Any]:
+def rotate_game_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[str, Any]:
     """Rotate the key of a game outside any league: the old key stops working at once"""
-    game = load_game(game_id, lock=True)
     if game.league_id is not None:
         raise conflict("a game in a league is written with the league's key; rotate that one")
-    return {"key": rotate_key(game_id=game.id, by=g.credential.id)}
+    return {"key": services.rotate_game_key(game, by=credential)}
 
 
 @blp.route("/<id:game_id>/scorer-key", methods=["POST"])
 @blp.response(201, KeySchema)
 @keyed_write(blp, scope="game")
-def issue_scorer_key(game_id: int) -> dict[str, Any]:
+def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[str, Any]:
     """Issue a scorer key to a game in a league, shown once: it records, corrects and undoes that game's hands
     and reads it, nothing else; so a scorer link never carries the league's key. The league's rotation revokes it."""
-    game = load_game(game_id, lock=True)
     if game.league_id is None:
         raise conflict("a game outside a league has its own key: that one is its scorer key")
-    if g.credential.league_id != game.league_id:
+    if credential.league_id != game.league_id:
         raise Problem(403, f"a scorer key is issued with the key of league {game.league_id}", type=FORBIDDEN)
-    return {"key": scorer_key(game.id)}
+    return {"key": services.issue_scorer_key(game)}
 
 
 @blp.route("/<id:game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventListSchema, headers=ETAG_HEADER)
 @keyed_read(blp, scope="game")
-def get_events(args: dict[str, Any], game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
+def get_events(
+    args: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow | None
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
     after, wait, limit = args["after"], args["wait"], args["limit"]
     # read again in this request's session, so that the game and its events are of one moment
-    game: GameRow = GameRow.read(game_id) or g.read_game
+    game = GameRow.read(game_id) or game
     if after > game.version:
         raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
     items = events_after(game_id, after, limit)
     if not items and wait > 0:
         db.session.close()  # no connection is held while waiting
         watch: VersionWatch = current_app.extensions["version_watch"]
-        key: KeyRow | None = g.get("read_key")
+        key = credential  # of a private game: the wait ends once it is revoked
         try:
             seen = watch.wait(
                 game_id, after, wait, client=request.remote_addr or "", key_id=None if key is None else key.id

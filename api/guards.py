@@ -76,12 +76,13 @@ def bearer_key() -> str | None:
 
 @dataclass
 class Access:
-    """Who writes, to what: the outcome of step 1."""
+    """Who writes, to what: the outcome of step 1; for a read, who reads
+    what. Its ``game`` and ``credential`` are handed to the view (api.docs)."""
 
-    credential: KeyRow | None = None  # the valid key this write is made with
+    credential: KeyRow | None = None  # the valid key this write is made with (a private read's key)
     error: Problem | None = None  # raised after the write is counted
     revoked: KeyRow | None = None  # a revoked key: its own rotation may still be replayed to it
-    game: GameRow | None = None  # the game written to, locked
+    game: GameRow | None = None  # the game written to, locked (or read)
     if_match: str | None = None  # "required" or "optional"
 
 
@@ -146,14 +147,14 @@ def _digest() -> str | None:
 
 
 def _game(game_id: int, access: Access) -> GameRow:
-    """The game's row, locked for this write (the views find it in
-    ``g.locked_game``), if the request's key may write to it."""
+    """The game's row, locked for this write (handed to its view as
+    ``game``), if the request's key may write to it."""
     digest = _digest()
     found = lock_game_with_key(game_id, digest)
     if found is None:
         raise not_found("game", game_id)
     game, audience, key_row = found
-    access.game = request_g().locked_game = game
+    access.game = game
     hidden = not_found("game", game_id) if audience.private else None
     access.credential = _credential(
         digest, key_row, league_id=audience.league_id, game_id=audience.game_id, access=access, hidden=hidden
@@ -313,7 +314,7 @@ def guard_write() -> Response | None:
         _resolve(guard, access, req)
     except Problem as problem:
         access.error = problem
-    count_write(None if access.credential is None else f"key:{access.credential.id}")
+    count_write(None if access.credential is None else f"key:{access.credential.id}", bulk=guard.bulk)
     if access.error is not None:
         if access.revoked is not None and guard.rotates_key:
             # the retry of the rotation that revoked this very key gets its answer
@@ -326,18 +327,18 @@ def guard_write() -> Response | None:
         return replay
     if access.game is not None and (access.if_match == "required" or req.headers.get("If-Match")):
         _check_if_match(access.game, req)
-    request_g().credential = access.credential
+    request_g().guarded = access
     return None
 
 
-def _audience(guard: ReadGuard, args: dict[str, Any]) -> Audience | None:
+def _audience(guard: ReadGuard, args: dict[str, Any], access: Access) -> Audience | None:
     """The league or game the read is of (None if there is none). A game's
-    row is read with it, once: its views find it in ``g.read_game``."""
+    row is read with it, once: its view is handed it as ``game``."""
     if guard.scope == "game":
         found = read_game_audience(args["game_id"])
         if found is None:
             return None
-        request_g().read_game, audience = found
+        access.game, audience = found
         return audience
     return league_audience(args["league_id"])
 
@@ -362,7 +363,8 @@ def guard_read() -> Response | None:
     if guard is None:
         return None
     args: dict[str, Any] = req.view_args or {}
-    audience = _audience(guard, args)
+    access = request_g().guarded = Access()
+    audience = _audience(guard, args, access)
     if audience is None:
         raise _missing(guard, args)
     if audience.private or guard.key == "write":
@@ -374,14 +376,14 @@ def guard_read() -> Response | None:
         ):
             raise _missing(guard, args)
         if audience.private:
-            request_g().read_key = known  # a wait on the game's feed ends once it is revoked
+            access.credential = known  # a wait on the game's feed ends once it is revoked
         if guard.key == "write":
             _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
     # public: a key, if any, is not even looked at
     if not guard.conditional:
         return None
-    game: GameRow = request_g().read_game
-    return not_modified(game.etag, req)
+    assert access.game is not None  # a conditional read is of a game (api.docs.keyed_read)
+    return not_modified(access.game.etag, req)
 
 
 def declared_read_guards(app: Flask) -> dict[str, ReadGuard]:

@@ -2,20 +2,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
 from flask.views import MethodView
 
 import services
 from api.body import Blueprint
-from api.context import request_g
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
 from api.judging import judge_input
 from api.shapes import HandInGame, Page, page_of
-from models import Game, Hand, db
+from models import Game, Hand
 from models.game import GameRow, StaleGameError
 from models.revisions import revisions_query
+from models.security import KeyRow
 from referee import Roles
 from schemas.hands import (
     HandCorrectionSchema,
@@ -66,16 +65,16 @@ class Hands(MethodView):
     @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
-    def post(self, data: dict[str, Any], game_id: int) -> tuple[HandInGame, int, dict[str, str]]:
+    def post(
+        self, data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
+    ) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
-        guarded = request_g()
-        game: GameRow = guarded.locked_game  # read and locked by the guard, with the key and If-Match
+        # the game: read and locked by the guard, with the key and If-Match
         _check_seating(data.pop("seating", None), game.next_roles, game.players)
         judged = judge_input(data, game.rule_options)
         try:
-            recorded = services.record_next_hand(game, judged, by=guarded.credential.id)
-        except StaleGameError:  # never expected under the row lock; if it were, nothing is written
-            db.session.rollback()
+            recorded = services.record_next_hand(game, judged, by=credential.id)
+        except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
             raise conflict("the game changed while this hand was being recorded: read it again") from None
         hand, game = recorded.hand, recorded.game
         return (
@@ -100,28 +99,30 @@ class HandByNumber(MethodView):
     @blp.arguments(HandCorrectionSchema())
     @blp.response(200, HandSchema, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
-    def put(self, data: dict[str, Any], game_id: int, number: int) -> tuple[HandInGame, dict[str, str]]:
+    def put(
+        self, data: dict[str, Any], game_id: int, number: int, credential: KeyRow
+    ) -> tuple[HandInGame, dict[str, str]]:
         """Correct a past hand (R26): re-judged with its seating; later hands stand"""
-        game = load_game(game_id, lock=True)
+        game = load_game(game_id)
         hand = _find(game, number)
         if hand is None:
             raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
         reason = data.pop("reason", None)
         _check_seating(data.pop("seating", None), hand.seating, game.players, number=number)
-        services.correct_hand(game, hand, judge_input(data, game.rule_options), by=g.credential.id, reason=reason)
+        services.correct_hand(game, hand, judge_input(data, game.rule_options), by=credential.id, reason=reason)
         return HandInGame(hand, game), {"ETag": game.etag}
 
     @blp.arguments(ReasonArgsSchema, location="query")
     @blp.response(204, headers=ETAG_HEADER)
     @keyed_write(blp, scope="game", if_match="required")
-    def delete(self, args: dict[str, Any], game_id: int, number: int) -> tuple[str, dict[str, str]]:
+    def delete(self, args: dict[str, Any], game_id: int, number: int, credential: KeyRow) -> tuple[str, dict[str, str]]:
         """Undo the last hand (it stays in its revisions, as undone)"""
-        game = load_game(game_id, lock=True)
+        game = load_game(game_id)
         if _find(game, number) is None:
             raise not_found(f"hand {number} in game", game_id)
         if number != game.hands_played:
             raise conflict(f"only the last hand ({game.hands_played}) can be undone")
-        services.undo_last_hand(game, by=g.credential.id, reason=args.get("reason"))
+        services.undo_last_hand(game, by=credential.id, reason=args.get("reason"))
         return "", {"ETag": game.etag}
 
 

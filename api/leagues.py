@@ -3,7 +3,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, g, json, request
+from flask import Response, json, request
 from flask.views import MethodView
 from marshmallow import ValidationError
 from sqlalchemy import func, select
@@ -16,10 +16,10 @@ from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
 from api.judging import judge_league, refused
 from api.shapes import Imported, Page, WithKey, page_of
-from models import ApiKey, Game, League, LeagueMember, Player, db
-from models.security import rotate_key
+from models import Game, League, LeagueMember, Player, db
+from models.security import KeyRow
 from models.standings import head_to_head, standings
-from models.transfer import export_csv, export_league, import_league
+from models.transfer import export_csv, export_league
 from models.visibility import public_leagues
 from schemas.games import GameHistorySchema, KeySchema, PageArgsSchema
 from schemas.leagues import (
@@ -129,10 +129,10 @@ class LeagueById(MethodView):
 @blp.route("/<id:league_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
 @keyed_write(blp, scope="league", conflict=False, rotates_key=True)
-def rotate_league_key(league_id: int) -> dict[str, Any]:
+def rotate_league_key(league_id: int, credential: KeyRow) -> dict[str, Any]:
     """Rotate the league's key: the old key stops working at once"""
     load_league(league_id)
-    return {"key": rotate_key(league_id=league_id, by=g.credential.id)}
+    return {"key": services.rotate_league_key(league_id, by=credential)}
 
 
 @blp.route("/<id:league_id>/members", methods=["POST"])
@@ -292,7 +292,7 @@ def _verify_existing(mapping: dict[int, int]) -> None:
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@open_write(blp, parameters=[PLAYERS_PARAMETER])
+@open_write(blp, parameters=[PLAYERS_PARAMETER], bulk=True)
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing), onto existing players where `players` says so"""
     mapping = _player_mapping()
@@ -316,8 +316,7 @@ def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     with collector_paused():
         judged = judge_league(doc)  # every hand re-judged, every game replayed; before any write
         _verify_existing(mapping)  # in the transaction that writes; judging, before it, holds no lock
-        league, players = import_league(judged, mapping)
-    _, key = ApiKey.issue(league_id=league.id)
+        league, players, key = services.import_league(judged, mapping)
     return (
         LeagueImportedSchema().dump(WithKey(Imported(league_view(league), players), key)),
         201,

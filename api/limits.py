@@ -43,7 +43,6 @@ from api.errors import RATE_LIMITED, Problem
 log = logging.getLogger(__name__)
 
 RETRY_STORE = 30.0  # seconds before a failed store is tried again
-IMPORT_ENDPOINT = "leagues.import_league_json"
 STORE_TIMEOUT = 0.3  # seconds for each network call to the store: connecting, then each command
 
 
@@ -138,17 +137,18 @@ class WriteLimits:
                 )
 
 
-def count_write(credential: str | None) -> None:
+def count_write(credential: str | None, *, bulk: bool = False) -> None:
     """Count a write against its valid credential (``key:<id>``), or, for a
     write without one (or with a made-up one), against the client address.
-    An import also counts against the address's import limit."""
+    A bulk write (the import, as its route declares: api.docs.WriteGuard)
+    also counts against the address's import limit."""
     limits: WriteLimits = current_app.extensions["write_limits"]
     if not limits.enabled:
         return
     req = current_request()
     address = "addr:" + (req.remote_addr or "unknown")
     limits.check(credential or address, limits.items)
-    if req.endpoint == IMPORT_ENDPOINT:
+    if bulk:
         limits.check("import:" + address, limits.import_items)
 
 

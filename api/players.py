@@ -5,6 +5,7 @@ from typing import Any
 from flask.views import MethodView
 from sqlalchemy import select
 
+import services
 from api.body import Blueprint
 from api.docs import open_write
 from api.errors import not_found
@@ -25,9 +26,7 @@ class Players(MethodView):
     @open_write(blp)
     def post(self, data: dict[str, Any]) -> tuple[Player, int, dict[str, str]]:
         """Create a player"""
-        player = Player(name=data["name"])
-        db.session.add(player)
-        db.session.flush()
+        player = services.create_player(data["name"])
         return player, 201, {"Location": f"/api/v1/players/{player.id}"}
 
     @blp.arguments(PageArgsSchema(), location="query")

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g
-
+import services
 from api.body import Blueprint
 from api.docs import keyed_read, keyed_write
 from api.errors import Problem, conflict, not_found
-from models import ApiKey, Game, db
+from models import ApiKey
 from models.game import GameView
-from models.security import issue_share_key, revoke_share_key, share_keys
+from models.security import share_keys
 from schemas.keys import ShareKeyInSchema, ShareKeyListSchema, ShareKeySchema
 
 blp = Blueprint(
@@ -23,13 +22,10 @@ blp = Blueprint(
 )
 
 
-def _solo_game(game_id: int) -> GameView:
+def _solo_game(game: GameView) -> GameView:
     """The game, if it is outside a league: one in a league is shared with the league's share keys."""
-    game: GameView | None = g.get("locked_game") or db.session.get(Game, game_id)
-    if game is None:
-        raise not_found("game", game_id)
     if game.league_id is not None:
-        raise conflict(f"game {game_id} is in league {game.league_id}: share the league")
+        raise conflict(f"game {game.id} is in league {game.league_id}: share the league")
     return game
 
 
@@ -50,7 +46,7 @@ def issue_league_share_key(data: dict[str, Any], league_id: int) -> tuple[dict[s
     """Issue a share key to the league, shown once: it reads the league and its games, never writes.
 
     A label with an active share key gets a new one and the old one is revoked."""
-    row, key = issue_share_key(data["label"], league_id=league_id)
+    row, key = services.issue_share_key(data["label"], league_id=league_id)
     return _issued(row, key, f"/api/v1/leagues/{league_id}/share-keys")
 
 
@@ -67,7 +63,7 @@ def list_league_share_keys(league_id: int) -> dict[str, Any]:
 @keyed_write(blp, scope="league", conflict=False)
 def revoke_league_share_key(league_id: int, share_key_id: int) -> tuple[str, int]:
     """Revoke one of the league's share keys: it stops reading at once"""
-    if not revoke_share_key(share_key_id, league_id=league_id):
+    if not services.revoke_share_key(share_key_id, league_id=league_id):
         raise _no_share_key(share_key_id)
     return "", 204
 
@@ -76,12 +72,13 @@ def revoke_league_share_key(league_id: int, share_key_id: int) -> tuple[str, int
 @blp.arguments(ShareKeyInSchema())
 @blp.response(201, ShareKeySchema)
 @keyed_write(blp, scope="game")
-def issue_game_share_key(data: dict[str, Any], game_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+def issue_game_share_key(
+    data: dict[str, Any], game_id: int, game: GameView
+) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Issue a share key to a game outside a league, shown once: it reads the game, never writes.
 
     A label with an active share key gets a new one and the old one is revoked."""
-    game = _solo_game(game_id)
-    row, key = issue_share_key(data["label"], game_id=game.id)
+    row, key = services.issue_share_key(data["label"], game_id=_solo_game(game).id)
     return _issued(row, key, f"/api/v1/games/{game_id}/share-keys")
 
 
@@ -89,17 +86,16 @@ def issue_game_share_key(data: dict[str, Any], game_id: int) -> tuple[dict[str, 
 @blp.response(200, ShareKeyListSchema)
 @blp.alt_response(409, response="CONFLICT")
 @keyed_read(blp, scope="game", key="write")
-def list_game_share_keys(game_id: int) -> dict[str, Any]:
+def list_game_share_keys(game_id: int, game: GameView) -> dict[str, Any]:
     """The game's active share keys (labels, never the keys); needs the write key"""
-    return {"items": share_keys(game_id=_solo_game(game_id).id)}
+    return {"items": share_keys(game_id=_solo_game(game).id)}
 
 
 @blp.route("/games/<id:game_id>/share-keys/<id:share_key_id>", methods=["DELETE"])
 @blp.response(204)
 @keyed_write(blp, scope="game")
-def revoke_game_share_key(game_id: int, share_key_id: int) -> tuple[str, int]:
+def revoke_game_share_key(game_id: int, share_key_id: int, game: GameView) -> tuple[str, int]:
     """Revoke one of the game's share keys: it stops reading at once"""
-    game = _solo_game(game_id)
-    if not revoke_share_key(share_key_id, game_id=game.id):
+    if not services.revoke_share_key(share_key_id, game_id=_solo_game(game).id):
         raise _no_share_key(share_key_id)
     return "", 204

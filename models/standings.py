@@ -1,15 +1,23 @@
 """League figures: standings, head to head and ratings, from the per-game
-figures (``GamePlayer``) and the hand logs."""
+figures (``GamePlayer``) and the hand logs.
+
+A read that finds a league's streaks or ratings stale recounts them from the
+hand logs and answers with the recount; it stores nothing itself. What it
+recounted waits in the session (:func:`pending_stores`) for the request's one
+commit point (app.py), which stores it under the league's lock once the
+answer is built."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, case, delete, func, insert, literal_column, null, select
 
-from models.database import db, write_transaction
+from models.database import db
 from models.figures import FIGURE_FIELDS, GamePlayer
 from models.game import Game, Hand, Player
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
@@ -110,8 +118,7 @@ def standings(
     (a few rows, whatever the history's size)."""
     ratings = league_ratings(league)
     if since is None and until is None:
-        if league.streaks_stale:
-            refresh_streaks(league)
+        recounted = refresh_streaks(league) if league.streaks_stale else None
         books = db.session.execute(
             select(LeaguePlayer, Player.name)
             .join(Player, Player.id == LeaguePlayer.player_id)
@@ -122,7 +129,9 @@ def standings(
                 book.player_id,
                 name,
                 Figures(*(getattr(book, n) for n in FIGURE_FIELDS)),
-                (book.current_streak, book.longest_streak),
+                (book.current_streak, book.longest_streak)
+                if recounted is None
+                else streaks(recounted.get(book.player_id, [])),
                 ratings.get(book.player_id),
             )
             for book, name in books
@@ -285,22 +294,35 @@ def league_seatings(league_id: int) -> tuple[list[tuple[Any, ...]], dict[str, An
     return _league_hands(league_id, h.box, h.captain, h.sitter, _BOX_WON)
 
 
-def _store_if_unchanged(league_id: int, version: int, store: Any) -> None:
-    """Write what was computed outside the lock, unless the league's history
-    moved on meanwhile (then it stays stale for the next read)."""
-    db.session.commit()
-    with write_transaction():
-        league = db.session.execute(
-            select(League).where(League.id == league_id).with_for_update().execution_options(populate_existing=True)
-        ).scalar_one()
-        if league.history_version == version:
-            store(league)
-        db.session.commit()
+#: the session's ``info`` key under which a read leaves what it recounted, for the request's commit point
+PENDING_STORES = "pending_stores"
 
 
-def refresh_ratings(league: League) -> None:
-    """Recompute the league's ratings from its hand logs: read and rate
-    without holding the write lock, then store."""
+def store_if_unchanged(league_id: int, version: int, store: Callable[[League], None]) -> None:
+    """Write what a read recounted outside the lock, under the league's row
+    lock, unless the league's history moved on meanwhile (then it stays stale
+    for the next read). In the caller's write transaction: the caller commits."""
+    league = db.session.execute(
+        select(League).where(League.id == league_id).with_for_update().execution_options(populate_existing=True)
+    ).scalar_one()
+    if league.history_version == version:
+        store(league)
+
+
+def _store_later(league_id: int, version: int, store: Callable[[League], None]) -> None:
+    db.session.info.setdefault(PENDING_STORES, []).append(partial(store_if_unchanged, league_id, version, store))
+
+
+def pending_stores() -> list[Callable[[], None]]:
+    """What the reads of this session recounted and left to store (each
+    under its league's lock), taken out of the session."""
+    stores: list[Callable[[], None]] = db.session.info.pop(PENDING_STORES, [])
+    return stores
+
+
+def refresh_ratings(league: League) -> dict[int, tuple[float, float, int]]:
+    """Recompute the league's ratings from its hand logs, without holding
+    the write lock; they are stored at the request's commit point."""
     version = league.history_version
     rows, last = league_seatings(league.id)
     ratings = rate_log(rows)
@@ -318,11 +340,13 @@ def refresh_ratings(league: League) -> None:
         locked.ratings_stale = False
         locked.rated_through = last
 
-    _store_if_unchanged(league.id, version, store)
+    _store_later(league.id, version, store)
+    return {p: (mu, sigma, int(n)) for p, (mu, sigma, n) in ratings.items()}
 
 
-def refresh_streaks(league: League) -> None:
-    """Recount every member's streaks of games won from the finished games."""
+def refresh_streaks(league: League) -> dict[int, list[bool]]:
+    """Recount every member's streaks of games won from the finished games:
+    each member's results, in order; stored at the request's commit point."""
     version = league.history_version
     gp = GamePlayer.__table__.c
     results: dict[int, list[bool]] = {}
@@ -346,13 +370,14 @@ def refresh_streaks(league: League) -> None:
             row.streak_game_id = game_id
         locked.streaks_stale = False
 
-    _store_if_unchanged(league.id, version, store)
+    _store_later(league.id, version, store)
+    return results
 
 
 def league_ratings(league: League) -> dict[int, tuple[float, float, int]]:
     """The league's ratings, recomputed from its hand logs when they changed."""
     if league.ratings_stale:
-        refresh_ratings(league)
+        return refresh_ratings(league)
     rows = db.session.execute(
         select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma, LeagueRating.hands_rated).where(
             LeagueRating.league_id == league.id

@@ -139,10 +139,6 @@ def id_field(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_ID), **kwargs)
 
 
-def cards_list(**kwargs: Any) -> CardList:
-    return CardList(CardField(), validate=validate.Length(max=52), **kwargs)
-
-
 class UTCDateTime(fields.AwareDateTime):
     """An RFC 3339 date-time with an offset (UTC if none is given), loaded as
     UTC: an instant whose UTC form falls outside years 1-9999 is a 422, not

@@ -264,11 +264,6 @@ class KnockVerdictSchema(Schema):
 
 RULING = RulingSchema(exclude=("explanation",))  # as stored: the explanation is rebuilt when served
 ARRANGEMENT = ArrangementSchema()
-VERDICT = KnockVerdictSchema()
-
-
-def card_list(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
 
 
 def ruling_dict(ruling: Ruling) -> dict[str, Any]:

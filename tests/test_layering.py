@@ -11,8 +11,17 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
+
+from api.body import Blueprint
+from api.context import request_g
+from api.docs import keyed_write
+from api.guards import Access
+from models.game import GameRow
+from models.security import WRITE, KeyRow
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("models", "api", "schemas")  # and the two top-level modules
@@ -81,3 +90,86 @@ def test_every_problem_type_is_spelled_in_api_errors_only() -> None:
         if "ginref.org/" in line
     ]
     assert spelled == []
+
+
+def test_no_hook_or_view_switches_on_an_endpoints_name() -> None:
+    # what a route needs is declared on it (api.docs), and the hooks read the declaration
+    files = [ROOT / "app.py", *(ROOT / "api").glob("*.py")]
+    switches = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in files
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if ".endpoint ==" in line or ".endpoint in " in line or "_ENDPOINT =" in line
+    ]
+    assert switches == []
+
+
+KEY = KeyRow(3, "hash", None, 7, None, WRITE)
+GAME = GameRow({"id": 7})
+
+#: the api modules that are policy, not views: they run before a view, or record its answer
+POLICY = {"api.guards", "api.idempotency", "api.docs", "api.context"}
+VIEWS = [m for m in MODULES if m.startswith("api.") and m not in POLICY and m != "api.judging"]
+
+
+@pytest.mark.parametrize("module", VIEWS)
+def test_no_view_writes_through_the_session_itself(module: str) -> None:
+    # every write is a use case in services.py, which records through the models
+    writes = [
+        f"line {node.lineno}: {node.func.attr}"
+        for node in ast.walk(_tree(module))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"add", "add_all", "flush", "commit", "delete", "issue", "merge"}
+        and ("session" in ast.unparse(node.func.value) or ast.unparse(node.func.value) == "ApiKey")
+    ]
+    assert writes == [], f"{module} writes at {', '.join(writes)}"
+
+
+@pytest.mark.parametrize("module", VIEWS)
+def test_no_view_reads_what_its_guard_found_from_g(module: str) -> None:
+    # a guard hands its view the game and the credential as keyword arguments (api.docs)
+    reads = [
+        f"line {node.lineno}"
+        for node in ast.walk(_tree(module))
+        if isinstance(node, ast.ImportFrom)
+        and (
+            (node.module == "flask" and any(alias.name == "g" for alias in node.names))
+            or (node.module == "api.context" and any(alias.name == "request_g" for alias in node.names))
+        )
+    ]
+    assert reads == [], f"{module} imports g at {', '.join(reads)}"
+
+
+def test_a_view_is_handed_the_game_and_the_credential_its_guard_found() -> None:
+    seen: list[tuple[Any, ...]] = []
+
+    @keyed_write(Blueprint("handed", __name__), scope="game")
+    def view(game_id: int, game: Any, credential: Any) -> str:
+        seen.append((game_id, game, credential))
+        return ""
+
+    @keyed_write(Blueprint("unhanded", __name__), scope="game")
+    def bare(game_id: int) -> str:
+        return ""
+
+    with Flask(__name__).test_request_context("/"):
+        request_g().guarded = Access(credential=KEY, game=GAME)
+        view(game_id=7)
+    assert seen == [(7, GAME, KEY)]
+    assert not hasattr(bare, "__wrapped__")  # a view that names neither runs as it is, unwrapped
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m not in ("app", "models.database")])
+def test_no_module_but_the_app_decides_a_transaction(module: str) -> None:
+    # one commit point per request, the app's (app.init_write_requests), a read's recount of a
+    # league's books too; models.database holds the connection that the app commits through, and
+    # models.verify's snapshot (for the books check) ends its own read
+    decided = [
+        f"line {node.lineno}: {node.func.attr}"
+        for node in ast.walk(_tree(module))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ({"commit"} if module == "models.verify" else {"commit", "rollback"})
+    ]
+    assert decided == [], f"{module} ends a transaction at {', '.join(decided)}"

@@ -277,6 +277,12 @@ def test_every_write_route_declares_a_guard_that_matches_its_resource(secure_app
         assert (guard.if_match == "required") == writes_hands, path
 
 
+def test_the_import_alone_is_declared_a_bulk_write(secure_app: Flask) -> None:
+    # its body limit and its import rate limit follow the declaration, not the endpoint's name
+    bulk = [endpoint for (endpoint, _), guard in secure_app.extensions["write_guards"].items() if guard.bulk]
+    assert bulk == ["leagues.import_league_json"]
+
+
 def test_an_app_with_a_write_route_that_declares_no_guard_does_not_start() -> None:
     from flask.views import MethodView
 

@@ -33,6 +33,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
 import api.leagues as league_views
+import services
 from models import database, db, transfer
 from schemas.transfer import GameReader
 from tests.test_api.conftest import (
@@ -1181,9 +1182,9 @@ def test_an_import_judges_and_writes_with_the_cyclic_collector_paused(
     api: Api, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[bool] = []
-    judge, write = league_views.judge_league, league_views.import_league
+    judge, write = league_views.judge_league, services.import_league
     monkeypatch.setattr(league_views, "judge_league", lambda *a: seen.append(gc.isenabled()) or judge(*a))
-    monkeypatch.setattr(league_views, "import_league", lambda *a: seen.append(gc.isenabled()) or write(*a))
+    monkeypatch.setattr(services, "import_league", lambda *a: seen.append(gc.isenabled()) or write(*a))
     assert gc.isenabled()
     assert post_import(api, doc).status_code == 201
     get(doc, H[1])["number"] = "2"
