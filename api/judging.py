@@ -365,8 +365,9 @@ def judge_revisions(
     (``referee.history.verify_revisions``): listed by hand number then
     revision, a hand keeping its seating through its corrections, the hands
     that stand its last versions, made in the order of its history with the
-    scores that history gives. Paths in referee errors are the game's
-    (``field`` prefixes those of the problems raised here)."""
+    scores that history gives. The referee's errors name paths inside the
+    game (``revisions[3].seating``), which :func:`judge_game` prefixes; the
+    problems raised here name whole paths (``field`` is the game's)."""
     out: list[ImportedRevision] = []
     versions: list[Version] = []
     # Each hand that stands was judged already: a version with its (canonical) input is not judged again.

@@ -86,10 +86,10 @@ class Action(StrEnum):
 
 #: what may follow a version of a hand number (None: its first); the next hand recorded takes an undone one's number
 NEXT_ACTIONS: dict[str | None, tuple[str, ...]] = {
-    None: ("recorded",),
-    "recorded": ("corrected", "undone"),
-    "corrected": ("corrected", "undone"),
-    "undone": ("recorded",),
+    None: (Action.RECORDED,),
+    Action.RECORDED: (Action.CORRECTED, Action.UNDONE),
+    Action.CORRECTED: (Action.CORRECTED, Action.UNDONE),
+    Action.UNDONE: (Action.RECORDED,),
 }
 
 Same = Callable[[Any, Any], bool]
