@@ -16,7 +16,6 @@ from models.disputes import compare
 from models.transfer import ImportedDispute, ImportedGame, ImportedHand, ImportedLeague, ImportedRevision
 from referee import (
     DRAW,
-    Card,
     GameState,
     HandRecord,
     Layoff,
@@ -29,9 +28,29 @@ from referee import (
     Side,
     judge_hand,
     score_counts,
-    verify_seating,
 )
+from referee.errors import HistoryError
 from referee.game import advance, new_game
+from referee.history import (
+    Dispute,
+    Listing,
+    Standing,
+    Version,
+    list_version,
+    results_of,
+    same_json,
+    seat,
+    verify_cut,
+    verify_disputed,
+    verify_history,
+    verify_named,
+    verify_next_hand,
+    verify_players,
+    verify_recorded,
+    verify_resolution,
+    verify_result,
+    verify_standing,
+)
 from referee.roles import PlayerId
 from referee.stats import game_figures
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
@@ -157,46 +176,52 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
     return ImportedLeague(doc["league"]["name"], players, games, doc["league"]["visibility"])
 
 
+def _refuted(err: HistoryError, field: str) -> Problem:
+    """The 422 of a record the referee refutes (``referee.history``), at ``field`` (the game's path)."""
+    err.at(field)
+    members: dict[str, Any] = {}
+    if err.rule.startswith("R"):
+        members["rule"] = err.rule
+    if "value" in err.evidence:
+        members["offending"] = err.evidence["value"]
+    if "hands" in err.evidence:
+        members["hands"] = err.evidence["hands"]
+    return invalid(err.field or field, err.message, **members)
+
+
 def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], field: str) -> ImportedGame:
     """One loaded game of an import; ``given`` is the game as given (its
     revisions and disputes are compared as given). Its record, when the
     document has one (format 2), is judged after its hands
     (:func:`judge_revisions`, :func:`judge_disputes`)."""
+    try:
+        return _judge_game(game, given, known, field)
+    except HistoryError as err:
+        raise _refuted(err, field) from None
+    except RefereeError as err:
+        raise err.at(field) from None
+
+
+def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], field: str) -> ImportedGame:
+    """:func:`judge_game`, its referee's errors with paths into the game."""
     players: list[int] = game["players"]
-    for p in players:
-        if p not in known:
-            raise invalid(f"{field}.players", f"player {p} is not one of the document's players", offending=p)
-    if len(set(players)) != 3:
-        raise invalid(
-            f"{field}.players", f"a game has three different players (R8), not {players}", rule="R8", offending=players
-        )
+    verify_players(players, known)
     rules = Rules(**game["rules"])
-    first = _roles(game["first_roles"], players, f"{field}.first_roles")
-    cut = _cut(game["cut"], players, first, field)
+    first = seat(players, game["first_roles"], "first_roles")
+    verify_cut(players, game["cut"], first)
     state = new_game(first)
     records: list[HandRecord] = []
     running: list[dict[PlayerId, int]] = []
     hands: list[ImportedHand] = []
-    for i, hand in enumerate(game["hands"]):
+    given_hands = game["hands"]
+    total = len(given_hands)
+    after_correction = False
+    for i, hand in enumerate(given_hands):
+        seating = verify_next_hand(
+            rules, players, state, hand["number"], hand["seating"], total=total, after_correction=after_correction
+        )
+        after_correction = hand["corrected_at"] is not None
         hfield = f"{field}.hands[{i}]"
-        if hand["number"] != i + 1:
-            raise invalid(
-                f"{hfield}.number",
-                f"hands are numbered 1, 2, ...: this is hand {i + 1}, not {hand['number']}",
-                offending=hand["number"],
-            )
-        if state.finished:  # R20
-            stranded = list(range(i + 1, len(game["hands"]) + 1))
-            raise invalid(
-                f"{field}.hands",
-                f"player {state.winner} reaches {rules.target_score} at hand {i}: "
-                f"hands {', '.join(map(str, stranded))} would come after the win (R20)",
-                rule="R20",
-                hands=stranded,
-            )
-        seating = _roles(hand["seating"], players, f"{hfield}.seating")
-        if seating != state.roles:
-            _verify_out_of_turn(seating, state, game["hands"], i, f"{hfield}.seating")
         try:
             judged = judge_input(hand["input"], rules)
         except RefereeError as err:
@@ -237,39 +262,20 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
                 hand["corrected_at"],
             )
         )
-    status = "finished" if state.finished else "in_progress"
-    if game["status"] != status:
-        raise invalid(
-            f"{field}.status",
-            f"the hands leave the game {status}, not {game['status']} (R20)",
-            rule="R20",
-            offending=game["status"],
-        )
-    if game["winner"] != state.winner:
-        raise invalid(
-            f"{field}.winner",
-            f"the hands make {state.winner} the winner, not {game['winner']} (R20)",
-            rule="R20",
-            offending=game["winner"],
-        )
-    scores = {str(p): n for p, n in state.scores.items()}
-    if game["scores"] != scores:
-        raise invalid(
-            f"{field}.scores",
-            f"the hands add up to {scores}, not {game['scores']} (R26)",
-            rule="R26",
-            offending=game["scores"],
-        )
+    verify_result(rules, state, game["status"], game["winner"], game["scores"])
     state = GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn, tuple(running))
     revisions, disputes = None, []
     if "revisions" in game:
-        revisions = judge_revisions(game["revisions"], given["revisions"], hands, rules, players, first, field)
-        disputes = judge_disputes(game["disputes"], given["disputes"], revisions, rules, field)
+        revisions, versions = judge_revisions(
+            game["revisions"], given["revisions"], hands, rules, players, first, field
+        )
+        disputes = judge_disputes(game["disputes"], given["disputes"], versions, rules, field)
+    cut = game["cut"]
     return ImportedGame(
         game["played_at"],
         players,
         rules,
-        cut,
+        None if cut is None else {int(k): str(c) for k, c in cut.items()},
         first,
         hands,
         state,
@@ -294,7 +300,7 @@ def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules, field:
     """The referee's ruling of an input, loaded (``HandInSchema``) and judged;
     one given exactly as an input loaded and judged already (in ``known``,
     which this adds to) is neither loaded nor judged twice: the same input
-    always gives the same ruling (R24)."""
+    always gives the same ruling (R24). ``field`` is the path in the game."""
     for k in known:
         if _identical(raw, k.raw):
             return k
@@ -334,13 +340,15 @@ def _player_scores(given: dict[str, int], players: list[int], field: str) -> dic
     return {int(k): n for k, n in given.items()}
 
 
-#: what may follow a version of a hand number (None: its first); the next hand recorded takes an undone one's number
-_NEXT_ACTIONS: dict[str | None, tuple[str, ...]] = {
-    None: ("recorded",),
-    "recorded": ("corrected", "undone"),
-    "corrected": ("corrected", "undone"),
-    "undone": ("recorded",),
-}
+def _version_record(seating: Roles, judged: _Known) -> HandRecord:
+    ruling = judged.ruling
+    scorer = ruling["scorer"]
+    return HandRecord(
+        seating,
+        None if judged.knocker is None else Role(judged.knocker),
+        Score(Outcome(ruling["outcome"]), None if scorer is None else Side(scorer), ruling["points"]),
+        ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None,
+    )
 
 
 def judge_revisions(
@@ -351,192 +359,79 @@ def judge_revisions(
     players: list[int],
     first: Roles,
     field: str,
-) -> list[ImportedRevision]:
-    """A game's revisions (R26: the record stands), listed by hand number then
-    revision, each numbered 1, 2, ... without gaps: a hand number's first is
-    ``recorded``, a correction or an undo follows a recording or a
-    correction, a recording follows an undo; a hand keeps its seating through
-    its corrections; each version's ruling is the referee's on its input; the
-    last version of each hand that stands is that hand (input, seating,
-    ruling), and every other hand number's last is ``undone``."""
+) -> tuple[list[ImportedRevision], list[Version]]:
+    """A game's revisions (R26: the record stands), each version's ruling
+    the referee's on its input, and the record as the referee judges it
+    (``referee.history.verify_revisions``): listed by hand number then
+    revision, a hand keeping its seating through its corrections, the hands
+    that stand its last versions, made in the order of its history with the
+    scores that history gives. The referee's errors name paths inside the
+    game (``revisions[3].seating``), which :func:`judge_game` prefixes; the
+    problems raised here name whole paths (``field`` is the game's)."""
     out: list[ImportedRevision] = []
-    last: dict[int, int] = {}  # hand number -> index of its last revision
+    versions: list[Version] = []
     # Each hand that stands was judged already: a version with its (canonical) input is not judged again.
     known: dict[int, list[_Known]] = {
         h.number: [_Known(h.input, h.mode, None if h.knocker is None else h.knocker.value, h.input, h.ruling)]
         for h in hands
     }
-    previous: dict[str, Any] | None = None
-    seating: Roles | None = None  # the seating of the current recording of the hand number
+    listing = Listing()
     for j, (rev, rraw) in enumerate(zip(given, raw, strict=True)):
+        number = rev["number"]
+        listing = list_version(listing, number, rev["revision"], rev["action"], rev["seating"], players)
+        roles = listing.seating
+        assert roles is not None
         rfield = f"{field}.revisions[{j}]"
-        number, revision = rev["number"], rev["revision"]
-        if previous is None or number != previous["number"]:
-            expected = 1 if previous is None else previous["number"] + 1
-            if number != expected:
-                raise invalid(
-                    f"{rfield}.number",
-                    f"revisions are listed by hand number, 1, 2, ... without gaps: {expected} here, not {number}",
-                    offending=number,
-                )
-            before = None
-        else:
-            before = previous["action"]
-        expected = 1 if before is None else previous["revision"] + 1  # type: ignore[index]
-        if revision != expected:
-            raise invalid(
-                f"{rfield}.revision",
-                f"hand {number}'s revisions are numbered 1, 2, ... without gaps: {expected} here, not {revision}",
-                offending=revision,
-            )
-        action = rev["action"]
-        if action not in _NEXT_ACTIONS[before]:
-            raise invalid(
-                f"{rfield}.action",
-                f"after {before or 'nothing'} comes {' or '.join(_NEXT_ACTIONS[before])}, not {action} (R26)",
-                rule="R26",
-                offending=action,
-            )
-        roles = _roles(rev["seating"], players, f"{rfield}.seating")
-        if action == "recorded":
-            seating = roles
-        elif roles != seating:
-            assert seating is not None
-            raise invalid(
-                f"{rfield}.seating",
-                f"hand {number} was played in {seating.as_dict()}, and a hand keeps its seating (R26), "
-                f"not {roles.as_dict()}",
-                rule="R26",
-                offending=roles.as_dict(),
-            )
         judged = _judged_again(rev["input"], known.setdefault(number, []), rules, rfield)
         _verify_judged(rev, rraw, judged, rfield)
+        scores = _player_scores(rev["scores"], players, f"{rfield}.scores")
+        game_scores = _player_scores(rev["game_scores"], players, f"{rfield}.game_scores")
+        # the given ruling's equal, shared with the hand's where it is the same
         out.append(
             ImportedRevision(
                 number,
-                revision,
-                action,
+                rev["revision"],
+                rev["action"],
                 judged.mode,
                 roles,
                 judged.knocker,
                 judged.input,
-                judged.ruling,  # the given one's equal, shared with the hand's where it is the same
-                _player_scores(rev["scores"], players, f"{rfield}.scores"),
-                _player_scores(rev["game_scores"], players, f"{rfield}.game_scores"),
+                judged.ruling,
+                scores,
+                game_scores,
                 rev["made_at"],
                 rev["reason"],
                 rev["dispute"],
             )
         )
-        last[number] = j
-        previous = rev
-    for hand in hands:
-        if hand.number not in last:
-            raise invalid(
-                f"{field}.revisions",
-                f"hand {hand.number} stands but has no revisions (R26)",
-                rule="R26",
-                offending=None,
-            )
-        j = last[hand.number]
-        version, vfield = out[j], f"{field}.revisions[{j}]"
-        if version.action == "undone":
-            raise invalid(
-                f"{vfield}.action", f"hand {hand.number} stands: its last revision is not undone", offending="undone"
-            )
-        for name, same in (
-            ("input", _identical(version.input, hand.input)),
-            ("seating", version.seating == hand.seating),
-            ("ruling", _identical(version.ruling, hand.ruling)),
-        ):
-            if not same:
-                raise invalid(
-                    f"{vfield}.{name}",
-                    f"the last revision of hand {hand.number} is the hand that stands (R26): its {name} differs",
-                    rule="R26",
-                )
-    for number, j in last.items():
-        if number > len(hands) and out[j].action != "undone":
-            raise invalid(
-                f"{field}.revisions[{j}].action",
-                f"no hand {number} stands: its last revision is undone, not {out[j].action} (R26)",
-                rule="R26",
-                offending=out[j].action,
-            )
-    _verify_history(out, rules, first, field)
-    return out
-
-
-def _revision_record(revision: ImportedRevision) -> HandRecord:
-    ruling = revision.ruling
-    scorer = ruling["scorer"]
-    return HandRecord(
-        revision.seating,
-        None if revision.knocker is None else Role(revision.knocker),
-        Score(Outcome(ruling["outcome"]), None if scorer is None else Side(scorer), ruling["points"]),
-        ruling["knocker"]["deadwood_count"] if revision.mode == "cards" else None,
-    )
-
-
-def _verify_history(revisions: list[ImportedRevision], rules: Rules, first: Roles, field: str) -> None:
-    """The revisions, in the order they were made (``made_at``; one made at
-    the same moment as another keeps its place in the list), are the game's
-    history (R26): each hand is recorded when the hands before it stand,
-    corrected while it stands and undone while it is the last; and each
-    revision's ``scores`` (its hand's running scores) and ``game_scores``
-    (the game's) are those that history gives just after it."""
-    states = [new_game(first)]  # the state after each hand that stands, then: states[n] after hand n
-    standing: list[HandRecord] = []
-    for j in sorted(range(len(revisions)), key=lambda j: revisions[j].made_at):
-        r, rfield = revisions[j], f"{field}.revisions[{j}]"
-        n, when = r.number, r.made_at.isoformat()
-        if r.action == "recorded" and n != len(standing) + 1:
-            raise _out_of_order(rfield, f"hand {n} is recorded at {when}, when {len(standing)} hands stood")
-        if r.action == "corrected" and n > len(standing):
-            raise _out_of_order(rfield, f"hand {n} is corrected at {when}, when it did not stand")
-        if r.action == "undone" and n != len(standing):
-            raise _out_of_order(rfield, f"hand {n} is undone at {when}, when it was not the last hand")
         try:
-            if r.action == "undone":
-                hand_scores = states[n].scores
-                standing.pop()
-                states.pop()
-            else:
-                if r.action == "recorded":
-                    standing.append(_revision_record(r))
-                else:
-                    standing[n - 1] = _revision_record(r)
-                    del states[n:]
-                while len(states) <= len(standing):
-                    states.append(advance(rules, states[-1], standing[len(states) - 1]))
-                hand_scores = states[n].scores
+            record = _version_record(roles, judged)
         except RefereeError as err:
             raise err.at(rfield) from None
-        for name, derived, given in (
-            ("scores", hand_scores, r.scores),
-            ("game_scores", states[-1].scores, r.game_scores),
-        ):
-            if dict(derived) != given:
-                shown = {str(p): v for p, v in derived.items()}
-                raise invalid(
-                    f"{rfield}.{name}",
-                    f"the {'game' if name == 'game_scores' else f'hand {n}'}'s scores just after this revision "
-                    f"are {shown}, not { ({str(p): v for p, v in given.items()}) } (R26)",
-                    rule="R26",
-                    offending={str(p): v for p, v in given.items()},
-                )
-
-
-def _out_of_order(field: str, what: str) -> Problem:
-    return invalid(
-        f"{field}.made_at", f"{what}: revisions are made in the order of the game's history (R26)", rule="R26"
-    )
+        versions.append(
+            Version(
+                number,
+                rev["revision"],
+                rev["action"],
+                roles,
+                record,
+                scores,
+                game_scores,
+                rev["made_at"],
+                judged.input,
+                judged.ruling,
+                rev["dispute"],
+            )
+        )
+    verify_standing(versions, [Standing(h.seating, h.input, h.ruling) for h in hands], _identical)
+    verify_history(versions, rules, first)
+    return out, versions
 
 
 def judge_disputes(
     given: list[dict[str, Any]],
     raw: list[dict[str, Any]],
-    revisions: list[ImportedRevision],
+    versions: list[Version],
     rules: Rules,
     field: str,
 ) -> list[ImportedDispute]:
@@ -544,31 +439,18 @@ def judge_disputes(
     referee's on its input, ``recorded`` the result of a version of that hand
     and ``differences`` how the two differ; an open one unresolved; each
     upheld one named by exactly one correction of its hand, with its input
-    and ruling, and no revision naming another."""
-    results: dict[int, list[dict[str, Any]]] = {}
-    for r in revisions:
-        if r.action != "undone":
-            results.setdefault(r.number, []).append(
-                {name: r.ruling.get(name) for name in ("outcome", "scorer", "points")}
-            )
+    and ruling, and no revision naming another (``referee.history``)."""
+    results = results_of(versions)
     out: list[ImportedDispute] = []
-    by_id: dict[int, int] = {}
+    ids: set[int] = set()
     for k, (d, draw) in enumerate(zip(given, raw, strict=True)):
         dfield = f"{field}.disputes[{k}]"
-        if d["id"] in by_id:
-            raise invalid(f"{dfield}.id", f"dispute {d['id']} appears twice in this game", offending=d["id"])
-        by_id[d["id"]] = k
         number = d["number"]
-        if number not in results:
-            raise invalid(f"{dfield}.number", f"this game has no hand {number}", offending=number)
+        verify_disputed(k, d["id"], number, ids, results)
+        ids.add(d["id"])
         judged = _judged_again(d["input"], [], rules, dfield)
         _verify_judged(d, draw, judged, dfield)
-        if not any(_identical(draw["recorded"], result) for result in results[number]):
-            raise invalid(
-                f"{dfield}.recorded",
-                f"not the outcome, scorer and points of any version of hand {number}",
-                offending=draw["recorded"],
-            )
+        verify_recorded(k, number, draw["recorded"], results, _identical)
         differences = compare(draw["recorded"], judged.ruling)
         if not _identical(draw["differences"], differences):
             raise invalid(
@@ -576,14 +458,7 @@ def judge_disputes(
                 f"the recorded and the disputed rulings differ by {_shown(differences)}",
                 offending=draw["differences"],
             )
-        if (d["status"] == "open") != (d["resolved_at"] is None):
-            raise invalid(
-                f"{dfield}.resolved_at",
-                f"a dispute {d['status']} has {'no' if d['status'] == 'open' else 'a'} resolved_at",
-                offending=draw["resolved_at"],
-            )
-        if d["status"] == "open" and d["reason"] is not None:
-            raise invalid(f"{dfield}.reason", "an open dispute has no decision, nor its reason", offending=d["reason"])
+        verify_resolution(k, d["status"], draw["resolved_at"], d["reason"])
         out.append(
             ImportedDispute(
                 d["id"],
@@ -602,94 +477,8 @@ def judge_disputes(
                 d["resolved_at"],
             )
         )
-    _verify_named(revisions, out, by_id, field)
+    verify_named(versions, [Dispute(d.id, d.number, d.status, d.input, d.ruling) for d in out], _identical)
     return out
-
-
-def _verify_named(
-    revisions: list[ImportedRevision], disputes: list[ImportedDispute], by_id: dict[int, int], field: str
-) -> None:
-    """Each upheld dispute is named by exactly one correction of its hand,
-    which is the hand as the dispute has it; no revision names another."""
-    out = disputes
-    named: dict[int, int] = {}
-    for j, r in enumerate(revisions):
-        if r.dispute is None:
-            continue
-        rfield = f"{field}.revisions[{j}].dispute"
-        if r.dispute not in by_id:
-            raise invalid(rfield, f"there is no dispute {r.dispute} in this game", offending=r.dispute)
-        if r.dispute in named:
-            raise invalid(
-                rfield, f"dispute {r.dispute} is named by revision {named[r.dispute]} already", offending=r.dispute
-            )
-        named[r.dispute] = j
-        dispute = out[by_id[r.dispute]]
-        if r.action != "corrected" or dispute.status != "upheld" or dispute.number != r.number:
-            raise invalid(
-                rfield,
-                f"only a correction of hand {dispute.number} names dispute {r.dispute}, once it is upheld (R26)",
-                rule="R26",
-                offending=r.dispute,
-            )
-        if not (_identical(r.input, dispute.input) and _identical(r.ruling, dispute.ruling)):
-            raise invalid(rfield, f"the hand as dispute {r.dispute} has it is not this revision's", offending=r.dispute)
-    for k, dispute in enumerate(out):
-        if dispute.status == "upheld" and dispute.id not in named:
-            raise invalid(
-                f"{field}.disputes[{k}].status",
-                "an upheld dispute corrects its hand (R26): no revision names it",
-                rule="R26",
-                offending="upheld",
-            )
-
-
-def _roles(given: dict[str, int], players: list[int], field: str) -> Roles:
-    """R8: the first hand's roles are the game's three players."""
-    try:
-        return verify_seating(players, roles=given)
-    except RefereeError as err:
-        raise invalid(field, f"{err.message} {players} ({err.rule})", rule=err.rule, offending=given) from None
-
-
-def _cut(cut: dict[str, Card] | None, players: list[int], first: Roles, field: str) -> dict[int, str] | None:
-    """R9: one card from each of the game's players; the roles it gives are the first hand's."""
-    if cut is None:
-        return None  # the roles were given directly
-    try:
-        roles = verify_seating(players, cut=cut)
-    except RefereeError as err:
-        raise err.at(field) from None
-    if roles != first:
-        raise invalid(
-            f"{field}.cut",
-            f"the cut seats {roles.as_dict()} (R9), not first_roles {first.as_dict()}",
-            rule="R9",
-            offending={k: str(v) for k, v in cut.items()},
-        )
-    return {int(k): str(c) for k, c in cut.items()}
-
-
-def _verify_out_of_turn(seating: Roles, state: GameState, hands: list[dict[str, Any]], i: int, field: str) -> None:
-    """R26: a hand is seated otherwise than by R11 from the hand before only
-    when that hand was corrected after it was played (the record stands)."""
-    expected = state.roles
-    assert expected is not None
-    if i == 0:
-        raise invalid(
-            field,
-            f"the first hand is played in first_roles {expected.as_dict()} (R9), not {seating.as_dict()}",
-            rule="R9",
-            offending=seating.as_dict(),
-        )
-    if hands[i - 1]["corrected_at"] is None:
-        raise invalid(
-            field,
-            f"after hand {i} the seating is {expected.as_dict()} (R11), not {seating.as_dict()}; "
-            f"a hand sits otherwise only when the hand before it was corrected (R26)",
-            rule="R26",
-            offending=seating.as_dict(),
-        )
 
 
 _MAX_DIFFERENCES = 10
@@ -746,16 +535,8 @@ def _identical(stored: Any, derived: Any) -> bool:
         return _same_members(stored, derived)
 
 
-def _same_members(stored: Any, derived: Any) -> bool:
-    if stored is derived:
-        return True
-    if type(stored) is not type(derived):
-        return False
-    if type(derived) is dict:
-        return stored.keys() == derived.keys() and all(_same_members(stored[k], v) for k, v in derived.items())
-    if type(derived) is list:
-        return len(stored) == len(derived) and all(map(_same_members, stored, derived))
-    return bool(stored == derived)
+#: the member-by-member comparison :func:`_identical` stands for
+_same_members = same_json
 
 
 def _differences(stored: Any, derived: Any, path: str) -> Iterator[tuple[str, str]]:

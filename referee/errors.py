@@ -134,3 +134,69 @@ class GameStateError(RefereeError):
     hands: list[int] | None = None  # the hands that would come after the win
     winner: Any = None
     won_at: int | None = None  # the hand at which the winner reaches the target
+
+
+class HistoryError(RefereeError):
+    """A game's record that its rules refute (R8, R9, R11, R20, R26), or
+    that is out of shape: each names where (``field``, a path into the game)
+    and keeps the value given there as ``value``. A rule of ``"record"``
+    means the record's own shape (numbering, the ids it names), no rule of
+    RULES.md."""
+
+    rule = "R26"
+    value: Any = None  # the value given where the error is
+
+
+class NumberingError(HistoryError):
+    """Hands, or a hand number's revisions, not numbered 1, 2, ... without gaps."""
+
+    rule = "record"
+    expected: int | None = None  # the number wanted there
+
+
+class SeatingError(HistoryError):
+    """A seating that is not the game's three players (R8), not the cut's
+    (R9), not the one R11 gives without a correction before it, or not the
+    one its hand was played in (R26)."""
+
+    seating: dict[str, Any] | None = None  # the seating wanted there
+
+
+class ActionError(HistoryError):
+    """A revision's action that cannot follow the one before it, or a hand
+    number's last that does not match whether it stands (R26)."""
+
+    allowed: tuple[str, ...] | None = None  # what may come there
+
+
+class OrderError(HistoryError):
+    """A revision made when the game's history did not allow it (R26)."""
+
+    made_at: str | None = None  # when it was made (ISO 8601)
+
+
+class ScoresError(HistoryError):
+    """Scores given that the history does not give (R26)."""
+
+    expected: dict[str, int] | None = None  # the scores derived, keyed by player as written
+
+
+class ResultError(HistoryError):
+    """A game's status or winner that its hands do not give (R20)."""
+
+    rule = "R20"
+    expected: Any = None  # what the hands give
+
+
+class HandAfterWinError(HistoryError):
+    """Hands after the hand at which a player reached the target (R20)."""
+
+    rule = "R20"
+    hands: list[int] | None = None  # the hands that would come after the win
+    winner: Any = None
+    won_at: int | None = None
+
+
+class DisputeRecordError(HistoryError):
+    """A dispute that the game's record does not bear out (R26): of no hand,
+    of no version's result, resolved while open, named by no correction."""
