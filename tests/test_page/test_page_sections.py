@@ -1,13 +1,20 @@
 """The game screen in sections (the scores with the record form, the hands,
-the other phones), each one tap away."""
+the other phones), each one tap away, and every screen of the page at 360 px
+in every language: nothing scrolls sideways but a table that says so, axe
+finds nothing serious, and a screenshot of each (GINREF_SCREENSHOTS)."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Page, expect
+import base64
+from typing import Any
 
-from tests.test_page.conftest import Api
-from tests.test_page.table import SECTIONS
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.test_page.conftest import Api, shot
+from tests.test_page.table import SECTIONS, open_section, tap
+from tests.test_page.test_page_features import DEFENDER_AS_SAID, tap_in
+from tests.test_page.test_page_screens import LOCALES, league_with_a_game, no_missing_or_empty_string, serious
 
 pytestmark = pytest.mark.slow
 
@@ -41,6 +48,44 @@ def selected(page: Page) -> list[str]:
 def on_screen(page: Page, selector: str) -> bool:
     box = page.locator(selector).first.bounding_box()
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= VIEW["height"]
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # a box that scrolls sideways inside the page is a table that says so: focusable, named, and shaded
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('main *')]
+              .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+              .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+              .map(e => [e.className, e.tabIndex, e.getAttribute('aria-label') !== null,
+                         getComputedStyle(e).backgroundImage.includes('radial-gradient')])"""
+    )
+    assert [w for w in wide if w[1:] != [0, True, True]] == []
+
+
+def edge_shade(box: Locator, side: str) -> float:
+    """The mean brightness (0-255) of the 3 px at one edge of ``box``, as the phone draws it."""
+    png = base64.b64encode(box.screenshot()).decode()
+    return float(
+        box.page.evaluate(
+            """async ([png, side]) => {
+                 const img = new Image();
+                 img.src = `data:image/png;base64,${png}`;
+                 await img.decode();
+                 const canvas = document.createElement('canvas');
+                 canvas.width = img.width;
+                 canvas.height = img.height;
+                 const g = canvas.getContext('2d');
+                 g.drawImage(img, 0, 0);
+                 const x = side === 'left' ? 0 : img.width - 3;
+                 const d = g.getImageData(x, 0, 3, img.height).data;
+                 let sum = 0;
+                 for (let i = 0; i < d.length; i += 4) sum += (d[i] + d[i + 1] + d[i + 2]) / 3;
+                 return sum / (d.length / 4);
+               }""",
+            [png, side],
+        )
+    )
 
 
 def test_the_game_screen_opens_on_the_scores_and_the_hands_and_other_phones_are_one_tap_away(phones, api: Api) -> None:
@@ -124,3 +169,86 @@ def test_a_hand_saved_on_the_scores_counts_on_the_hands_tab_and_a_queued_one_sho
     page.context.set_offline(False)
     expect(page.locator('[role="tab"][data-tab="hands"]')).to_have_text("Hands (3)", timeout=15000)
     expect(page.locator(".queue li.queued")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_every_screen_and_section_fits_360_px_in_each_language_and_axe_finds_nothing_serious(
+    phones, api: Api, lang: str
+) -> None:
+    league_id, _, _ = league_with_a_game(api, f"sections-{lang}")
+    game_id, key, _ = game_by_cards(api, f"sec-{lang}")
+    phone = phones(locale=LOCALES[lang], viewport=VIEW)
+    phone.context.add_init_script("navigator.share = () => Promise.resolve();")
+    page = phone.open()
+    screens: dict[str, list[Any]] = {}
+
+    def check(name: str) -> None:
+        no_missing_or_empty_string(page)
+        no_sideways_scroll(page)
+        screens[name] = serious(page)
+        shot(page, f"{lang}-sections-{len(screens)}-{name}")
+
+    page.wait_for_selector("#start-game")
+    check("start")
+
+    page.goto(f"{phone.base}/#game={game_id}&key={key}")
+    page.wait_for_selector(".scores tbody tr")
+    check("game-scores")
+    open_section(page, "hands")
+    check("game-hands")
+    detail = page.locator('li.hand[data-number="1"] .hand-detail')
+    detail.locator("summary").click()
+    expect(detail.locator(".explanation li")).to_have_count(4)
+    detail.scroll_into_view_if_needed()
+    check("hand-detail")
+    page.click('li.hand[data-number="1"] .dispute-hand')
+    page.check("#dispute-with-cards")
+    tap_in(page.locator(".dispute-form"), "k", KNOCKER + " " + DEFENDER_AS_SAID)
+    page.fill("#dispute-claim", "9♠")
+    page.locator(".dispute-form h3").scroll_into_view_if_needed()
+    check("dispute-form")
+    page.click("#dispute-send")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "open")
+    page.locator("li.dispute").scroll_into_view_if_needed()
+    check("dispute")
+    open_section(page, "share")
+    page.click(".scorer-qr summary")
+    expect(page.locator(".scorer-qr svg.qr-code")).to_be_visible()
+    check("game-share")
+
+    open_section(page, "scores")
+    tap(page, "k", KNOCKER)
+    tap(page, "d", DEFENDER)
+    page.click("#preview")
+    page.wait_for_selector(".ruling")
+    page.locator(".picker").first.scroll_into_view_if_needed()
+    check("picker")
+    page.locator(".ruling").scroll_into_view_if_needed()
+    check("preview")
+
+    page.goto(f"{phone.base}/#league={league_id}")
+    page.wait_for_selector(".standings")
+    check("standings")
+    standings = page.locator(".wide")
+    scrolls = standings.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert scrolls or lang != "en"  # English's column heads make it wider than the phone
+    standings.scroll_into_view_if_needed()
+    start = (edge_shade(standings, "left"), edge_shade(standings, "right"))
+    if scrolls:  # the shade is on the side with more to see
+        standings.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        end = (edge_shade(standings, "left"), edge_shade(standings, "right"))
+        assert start[0] > end[0] + 8 and start[1] + 8 < end[1], (start, end)
+    else:  # nothing hidden, no shade
+        assert abs(start[0] - start[1]) < 8, start
+    page.goto(f"{phone.base}/#league")
+    page.wait_for_selector(".league-new")
+    check("leagues")
+
+    page.goto(f"{phone.base}/#knock")
+    page.wait_for_selector("#ask-knock")
+    for card in ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "KC", "QC"]:
+        page.click(f'.picker button[data-card="{card}"]')
+    page.click("#ask-knock")
+    expect(page.locator(".verdict")).to_have_attribute("data-valid", "true")
+    check("knock")
+    assert screens == {name: [] for name in screens}
