@@ -5,6 +5,7 @@
 
 import { ApiError, api, etagOf, gameKey, problemKind, scorerKeyOf, seedEtag, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
+import { tabs } from "./tabs.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
 import { handDetail } from "./detail.js";
@@ -47,9 +48,17 @@ export function gameScreen(root, gameId) {
     share: h("section", { class: "share", "aria-labelledby": "share-title" }),
     status: h("div", { class: "status", role: "status", "aria-live": "polite" }),
   };
-  replace(root, parts.status, parts.board, parts.queue, parts.record, parts.history, parts.disputes, parts.rematch, parts.share);
-  const sections = [parts.board, parts.record, parts.history, parts.share];
+  // three sections, one tap apart: the scores with the record form (where the
+  // page opens, and the queue beside them), the hands, and the other phones
+  const sectionBar = tabs("game", t("tabs.label"), ["scores", "hands", "share"]);
+  const { scores, hands, share } = sectionBar.panels;
+  scores.append(parts.board, parts.queue, parts.record, parts.rematch);
+  hands.append(parts.history, parts.disputes);
+  share.append(parts.share);
+  replace(root, parts.status, sectionBar.element);
+  const sections = [sectionBar.element, parts.board, parts.record, parts.history, parts.share];
   for (const part of sections) part.hidden = true; // empty, and titled by headings yet to come, until the game is read
+  renderTabs();
 
   const name = (id) => view.names[id] || `#${id}`;
 
@@ -162,8 +171,13 @@ export function gameScreen(root, gameId) {
         ),
       ),
       rulesLine(game),
-      chart(game, view.hands, name),
     );
+  }
+
+  function renderTabs() {
+    sectionBar.label("scores", t("tabs.scores"));
+    sectionBar.label("hands", t("tabs.hands", { count: view.hands.length }));
+    sectionBar.label("share", t("tabs.share"));
   }
 
   function renderHistory() {
@@ -173,6 +187,7 @@ export function gameScreen(root, gameId) {
     replace(
       parts.history,
       h("h2", { id: "history-title" }, t("history.title")),
+      view.hands.length ? chart(game, view.hands, name) : null,
       view.hands.length === 0
         ? h("p", {}, t("history.none"))
         : h(
@@ -181,6 +196,7 @@ export function gameScreen(root, gameId) {
             [...view.hands].reverse().map((hand) =>
               handRow(hand, game, name, canWrite && {
                 correct: () => {
+                  sectionBar.select("scores"); // the record form is there
                   view.form.correct(hand);
                   parts.record.scrollIntoView();
                 },
@@ -383,6 +399,7 @@ export function gameScreen(root, gameId) {
 
   function render() {
     for (const part of sections) part.hidden = false;
+    renderTabs();
     renderBoard();
     renderHistory();
     renderShare();

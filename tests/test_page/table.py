@@ -29,6 +29,15 @@ def start_game(
     return int(re.search(r"game=(\d+)", page.url).group(1))  # type: ignore[union-attr]
 
 
+SECTIONS = ("scores", "hands", "share")  # the game screen's tabs: the scores open first
+
+
+def open_section(page: Page, name: str) -> None:
+    """Open one section of the game screen by its tab (one tap), as a player does."""
+    page.click(f'[role="tab"][data-tab="{name}"]')
+    expect(page.locator(f'[role="tabpanel"][data-panel="{name}"]')).to_be_visible()
+
+
 def tap(page: Page, target: str, cards: str) -> None:
     """Tap ``cards`` on the picker for the knocker (k), the defender (d) or the discard (x)."""
     page.click(f'.targets button[data-target="{target}"]')
@@ -53,6 +62,8 @@ def wait_hands(page: Page, count: int) -> None:
 def check_board(page: Page, api: Api, game_id: int, hands: int) -> dict[str, Any]:
     """Once the page shows ``hands`` hands, every score and role it shows is the API's."""
     wait_hands(page, hands)
+    if page.locator('[role="tabpanel"][data-panel="scores"]').is_hidden():
+        open_section(page, "scores")  # only then: a test of where a save leaves the page must see it unmoved
     game = api.get(f"/games/{game_id}")
     assert game["hands_played"] == hands
     for pid in game["players"]:

@@ -12,6 +12,7 @@ import requests
 from playwright.sync_api import Locator, Page, expect
 
 from tests.test_page.conftest import Api, shot
+from tests.test_page.table import open_section
 from tests.test_page.test_page_screens import LOCALES, fits_the_phone, no_missing_or_empty_string, serious
 
 pytestmark = pytest.mark.slow
@@ -51,6 +52,7 @@ def rows(dispute: Locator) -> list[list[str]]:
 def test_r16_a_recorded_hand_opens_to_its_cards_spreads_and_explanation(phones, api: Api) -> None:
     game_id, key, _ = game_with_a_hand(api, "detail")
     page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    open_section(page, "hands")
     detail = page.locator('li.hand[data-number="1"] .hand-detail')
     detail.locator("summary").click()
     expect(detail.locator(".explanation li")).to_have_count(4)
@@ -71,6 +73,7 @@ def test_r16_a_recorded_hand_opens_to_its_cards_spreads_and_explanation(phones, 
 def test_r26_a_dispute_with_the_cards_as_said_shows_both_rulings_and_upheld_corrects_the_hand(phones, api: Api) -> None:
     game_id, key, (ann, bob, cy) = game_with_a_hand(api, "dispute")
     page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    open_section(page, "hands")
     expect(page.locator(".disputes-part")).to_be_hidden()  # no dispute yet
     page.click('li.hand[data-number="1"] .dispute-hand')
     form = page.locator(".dispute-form")
@@ -117,6 +120,7 @@ def test_r26_a_dispute_with_the_cards_as_said_shows_both_rulings_and_upheld_corr
     expect(page.locator("li.dispute")).to_have_attribute("data-status", "upheld")
     expect(page.locator("li.dispute .dispute-reason-shown")).to_have_text("Reason: Bob showed the nine.")
     expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-points", "11")
+    open_section(page, "scores")
     expect(page.locator(f'.scores tr[data-player="{ann}"] .points')).to_have_text("11")
     assert api.get(f"/games/{game_id}")["scores"] == {str(ann): 11, str(bob): 0, str(cy): 0}
     expect(page.locator("li.dispute .resolve")).to_have_count(0)  # resolved: no more buttons
@@ -126,6 +130,7 @@ def test_a_dispute_rejected_leaves_the_hand_and_a_stale_phones_uphold_is_told_in
     game_id, key, (ann, _, _) = game_with_a_hand(api, "reject")
     first = phones(viewport=VIEWPORT)
     page = first.open(f"game={game_id}&key={key}")
+    open_section(page, "hands")
     page.click('li.hand[data-number="1"] .dispute-hand')
     page.select_option("#dispute-by", "sitter")  # the sitter may advise (R8)
     page.fill("#dispute-claim", "Count again.")
@@ -137,6 +142,7 @@ def test_a_dispute_rejected_leaves_the_hand_and_a_stale_phones_uphold_is_told_in
     # the first phone loses its reads (a tunnel): it does not see the other phone's answer
     page.route("**/api/v1/games/**", lambda route: route.abort() if route.request.method == "GET" else route.fallback())
     other = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    open_section(other, "hands")
     other.click("li.dispute .reject")
     expect(other.locator(".dispute-status")).to_have_text("Dispute rejected: hand 1 stands as recorded.")
     expect(other.locator("li.dispute")).to_have_attribute("data-status", "rejected")
@@ -161,6 +167,7 @@ def test_the_detail_and_dispute_screens_fit_a_phone_in_each_language_and_axe_fin
     game_id, key, _ = game_with_a_hand(api, f"shots-{lang}")
     page = phones(locale=LOCALES[lang], viewport=VIEWPORT).open(f"game={game_id}&key={key}")
     screens: dict[str, list[Any]] = {}
+    open_section(page, "hands")
     page.locator(".chart").scroll_into_view_if_needed()
     shot(page, f"{lang}-features-0-chart")
     detail = page.locator('li.hand[data-number="1"] .hand-detail')
@@ -268,6 +275,7 @@ def test_the_scorer_and_spectator_links_copy_to_the_clipboard_and_go_to_the_shar
     phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
     phone.context.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); };")
     page = phone.open(f"game={game_id}&key={key}")
+    open_section(page, "share")
     scorer = page.locator(".share .share-link").filter(has=page.locator(".scorer-link"))
     href = scorer.locator(".scorer-link").get_attribute("href")
     assert href == f"{phone.base}/#game={game_id}&key={key}"
@@ -296,6 +304,7 @@ def test_a_browser_without_the_web_share_api_offers_copy_alone(phones, api: Api)
 def test_r26_a_dispute_of_a_hand_undone_and_replaced_since_is_stale_and_can_only_be_rejected(phones, api: Api) -> None:
     game_id, key, (ann, bob, cy) = game_with_a_hand(api, "stale")
     page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    open_section(page, "hands")
     page.click('li.hand[data-number="1"] .dispute-hand')
     page.select_option("#dispute-by", "captain")
     page.fill("#dispute-claim", "I held the nine of spades.")
@@ -425,6 +434,7 @@ def test_a_league_games_scorer_link_carries_a_key_of_that_game_only_and_scores_f
     page.wait_for_selector(".standings")
     page.goto(f"{phone.base}/#game={created['id']}")
     expect(page.locator(".scorer-link")).to_have_count(0)  # not until it is asked for
+    open_section(page, "share")
     page.click("#make-scorer-link")
     link = page.locator(".scorer-link").get_attribute("href") or ""
     scorer_key = link.split("&key=")[1]
@@ -480,7 +490,7 @@ def test_the_games_on_this_phone_show_names_date_scores_and_status(phones, api: 
     won, won_key, _, _ = finished_game(api, "recent-won")
     phone = phones(viewport=VIEWPORT)
     page = phone.open(f"game={played}&key={key}")
-    page.wait_for_selector("li.hand")
+    page.wait_for_selector("li.hand", state="attached")
     page.goto(f"{phone.base}/#game={won}&key={won_key}")
     page.wait_for_selector(".winner")
     page.goto(f"{phone.base}/")
@@ -528,6 +538,7 @@ def test_the_running_score_chart_numbers_its_hands_under_their_points_and_has_a_
     etag = api.get_etag(f"/games/{game_id}")
     api.post(f"/games/{game_id}/hands", {"outcome": "draw"}, key=key, **{"If-Match": etag})  # R12
     page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    open_section(page, "hands")
     chart = page.locator(".chart svg")
     expect(chart.locator(".hand-axis text[data-hand]")).to_have_count(2)
     texts = "els => els.map(e => e.textContent)"
@@ -568,7 +579,7 @@ def test_r11_a_hand_refused_because_the_seats_moved_says_who_sits_where_by_name(
     assert (moved.status_code, moved.json()["type"]) == (409, "https://ginref.org/problems/seating-moved")
     phone = phones(viewport=VIEWPORT)
     page = phone.open(f"game={game_id}&key={key}")
-    page.wait_for_selector("li.hand")
+    page.wait_for_selector("li.hand", state="attached")
     page.route(
         f"**/api/v1/games/{game_id}/hands",
         lambda route: (
@@ -605,7 +616,7 @@ def test_a_refused_write_is_told_in_the_pages_words_with_the_apis_detail_behind_
 ) -> None:
     game_id, key, _ = game_with_a_hand(api, f"words-{status}")
     page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
-    page.wait_for_selector("li.hand")
+    page.wait_for_selector("li.hand", state="attached")
     if kind:
         base = "https://ginref.org/" + ("" if kind.startswith("rules") else "problems/")
         body = f'{{"type": "{base}{kind}", "title": "T", "status": {status}, "detail": "in English"}}'
@@ -638,6 +649,7 @@ def test_the_share_blocks_and_the_games_on_this_phone_fit_a_phone_in_each_langua
     page.wait_for_selector(".standings")
     page.goto(f"{phone.base}/#game={game_id}")
     screens: dict[str, list[Any]] = {}
+    open_section(page, "share")
     page.click("#make-scorer-link")
     page.locator(".scorer-qr summary").click()
     page.locator(".share").scroll_into_view_if_needed()

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.test_page.conftest import Api
-from tests.test_page.table import check_board, declare, start_game, tap, wait_hands
+from tests.test_page.table import check_board, declare, open_section, start_game, tap, wait_hands
 
 pytestmark = pytest.mark.slow
 
@@ -112,7 +112,8 @@ def test_r26_a_correction_and_an_undo_on_the_page_agree_with_the_api(phones, api
     check_board(page, api, game_id, 2)
 
     # A correction that would win the game before the last hand is refused, naming it (R26).
-    page.click('li.hand[data-number="1"] button:has-text("Correct")')
+    open_section(page, "hands")
+    page.click('li.hand[data-number="1"] button:has-text("Correct")')  # back to the record form, on the scores
     expect(page.locator("#record-title")).to_have_text("Correct hand 1")
     page.fill("#count-knocker", "0")
     page.fill("#count-defender", "100")
@@ -132,6 +133,7 @@ def test_r26_a_correction_and_an_undo_on_the_page_agree_with_the_api(phones, api
     assert game["out_of_turn"] == [2]
     expect(page.locator('li.hand[data-number="2"] .mark').first).to_contain_text("Seated as played")
 
+    open_section(page, "hands")
     undo = page.locator('li.hand[data-number="2"] button.danger')
     undo.click()
     expect(undo).to_have_text("Tap again to undo hand 2")  # one slip of the thumb undoes nothing

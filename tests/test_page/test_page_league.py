@@ -12,7 +12,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.test_page.conftest import Api
-from tests.test_page.table import check_board
+from tests.test_page.table import check_board, open_section
 
 pytestmark = pytest.mark.slow
 
@@ -107,6 +107,7 @@ def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_shar
     game_id = int(re.search(r"game=(\d+)", page.url).group(1))  # type: ignore[union-attr]
     assert requests.get(f"{api.base}/games/{game_id}", timeout=10).status_code == 404  # private, as its league
 
+    open_section(page, "share")
     page.click("#make-spectator-link")
     spectator = page.locator(".spectator-link").get_attribute("href") or ""
     share = re.search(rf"#game={game_id}&league={lid}&share=([^&]+)$", spectator)
@@ -117,9 +118,10 @@ def test_a_private_league_from_its_link_starts_a_game_watched_with_a_league_shar
 
     second = phones()
     watcher = second.open(spectator.split("#", 1)[1])
-    watcher.wait_for_selector(".readonly-note")
+    watcher.wait_for_selector(".readonly-note", state="attached")
     assert watcher.url.endswith(f"#game={game_id}")  # the share key and the league out of the address
     expect(watcher.locator(".readonly-note")).to_have_text("Watching: read-only.")  # the league's share key
+    open_section(page, "scores")
     page.click('button[data-mode="counts"]')
     page.fill("#count-knocker", "5")
     page.fill("#count-defender", "25")

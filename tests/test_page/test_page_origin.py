@@ -25,7 +25,7 @@ def test_every_request_the_page_makes_goes_to_its_own_origin(phones, api: Api) -
     page.fill("#count-knocker", "1")
     page.fill("#count-defender", "11")
     page.click("#save")
-    page.wait_for_selector("li.hand")
+    page.wait_for_selector("li.hand", state="attached")
     for fragment in ("knock", "league", f"game={game_id}"):
         page.goto(f"{phone.base}/#{fragment}")
         page.wait_for_load_state("networkidle")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Route, expect
 
 from tests.test_page.conftest import Api
-from tests.test_page.table import check_board, start_game, wait_hands
+from tests.test_page.table import check_board, open_section, start_game, wait_hands
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +38,7 @@ def test_r26_a_hand_recorded_on_one_phone_shows_on_the_other_within_5_s(phones, 
     page2.wait_for_selector("#save")
     assert "key=" not in page2.url  # the key stays on the phone, out of the address
     watcher = phones().open(f"game={game_id}")  # a spectator: no key, read only
-    watcher.wait_for_selector(".readonly-note")
+    watcher.wait_for_selector(".readonly-note", state="attached")
     expect(watcher.locator("#save")).to_have_count(0)
 
     counts(page2, 4, 20)
@@ -140,6 +140,7 @@ def test_a_game_that_does_not_exist_says_so(phones) -> None:
 def test_the_scorer_link_is_also_a_qr_code_drawn_on_the_phone(phones, api: Api) -> None:
     first, game_id, ids, scorer = new_game(phones, api, "qr")
     page = first.page
+    open_section(page, "share")
     page.click(".qr summary")
     qr = page.locator("svg.qr-code")
     expect(qr).to_be_visible()
@@ -224,7 +225,7 @@ def test_when_the_change_feed_fails_the_phone_polls_with_if_none_match_and_tries
         "request", lambda r: polls.append(r.url) if r.headers.get("if-none-match") and "/events" not in r.url else None
     )
     watcher = second.open(f"game={game_id}")
-    watcher.wait_for_selector(".readonly-note")
+    watcher.wait_for_selector(".readonly-note", state="attached")
     key = scorer.split("key=")[1]
     etag = api.get_etag(f"/games/{game_id}")
     api.post(f"/games/{game_id}/hands", {"outcome": "draw"}, key=key, **{"If-Match": etag})

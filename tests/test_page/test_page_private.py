@@ -12,7 +12,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.test_page.conftest import Api
-from tests.test_page.table import check_board, start_game, wait_hands
+from tests.test_page.table import check_board, open_section, start_game, wait_hands
 
 pytestmark = pytest.mark.slow
 
@@ -55,6 +55,7 @@ def test_a_private_game_is_watched_from_its_spectator_link_and_sees_a_hand_withi
 
     page = first.page
     expect(page.locator(".spectator-link")).to_have_count(0)  # no share key until it is asked for
+    open_section(page, "share")
     page.click("#make-spectator-link")
     link = page.locator(".spectator-link")
     expect(link).to_have_count(1)
@@ -70,7 +71,7 @@ def test_a_private_game_is_watched_from_its_spectator_link_and_sees_a_hand_withi
 
     second = phones()
     watcher = second.open(spectator.split("#", 1)[1])
-    watcher.wait_for_selector(".readonly-note")
+    watcher.wait_for_selector(".readonly-note", state="attached")
     assert "share=" not in watcher.url  # the share key stays on the phone, out of the address
     expect(watcher.locator(".readonly-note")).to_have_text("Watching: read-only.")  # it holds a key: a reading one
     expect(watcher.locator(".scores tbody tr")).to_have_count(3)

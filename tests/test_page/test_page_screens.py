@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from tests.test_page.conftest import Api, shot
-from tests.test_page.table import start_game, tap
+from tests.test_page.table import SECTIONS, open_section, start_game, tap
 
 pytestmark = pytest.mark.slow
 
@@ -83,9 +83,11 @@ def test_each_language_renders_the_game_screen_with_no_missing_or_empty_string(p
         api.post(f"/games/{game_id}/hands", body, key=key, **{"If-Match": etag})
     phone = phones(locale=LOCALES[lang])
     page = phone.open(f"game={game_id}&key={key}")
-    page.wait_for_selector("li.hand")
+    page.wait_for_selector("li.hand", state="attached")
     assert page.evaluate("document.documentElement.lang") == lang
-    no_missing_or_empty_string(page)
+    for section in reversed(SECTIONS):  # each section's words, the scores last (the record form is there)
+        open_section(page, section)
+        no_missing_or_empty_string(page)
     page.check("#declare")  # the declaring tools
     page.click(".typing summary")
     no_missing_or_empty_string(page)
@@ -100,6 +102,7 @@ def test_each_language_renders_the_game_screen_with_no_missing_or_empty_string(p
     expect(page.locator(".status .ask-link")).to_be_visible()  # no key yet: not found, or private
     no_missing_or_empty_string(page)
     page.goto(f"{phone.base}/#game={private_id}&key={private_key}")
+    open_section(page, "share")
     page.click("#make-spectator-link")
     page.click(".spectator-qr summary")
     expect(page.locator(".spectator-qr svg.qr-code")).to_be_visible()
@@ -133,7 +136,7 @@ def test_every_screen_fits_a_phone_and_axe_finds_nothing_serious(phones, api: Ap
     page.fill("#count-knocker", "3")
     page.fill("#count-defender", "20")
     page.click("#save")
-    page.wait_for_selector("li.hand")
+    page.wait_for_selector("li.hand", state="attached")
     page.evaluate("window.scrollTo(0, 0)")
     fits_the_phone(page)
     screens["game"] = serious(page)
@@ -153,6 +156,7 @@ def test_every_screen_fits_a_phone_and_axe_finds_nothing_serious(phones, api: Ap
 
     private_id, private_key = private_game(api, f"axe-private-{lang}")
     page.goto(f"{phone.base}/#game={private_id}&key={private_key}")
+    open_section(page, "share")
     page.click("#make-spectator-link")
     page.click(".spectator-qr summary")
     page.locator(".spectator-qr").scroll_into_view_if_needed()
