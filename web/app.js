@@ -16,14 +16,14 @@ import {
   setShareLeagueKey,
   store,
 } from "./api.js";
-import { h, replace } from "./dom.js";
+import { fieldWithButton, h, replace } from "./dom.js";
 import { gameScreen } from "./game.js";
 import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
 import { knockScreen } from "./knock.js";
 import { leagueScreen } from "./league.js";
-import { parseCard } from "./cards.js";
 import { ROLES, problemView, roleWord } from "./words.js";
 import { onLoopback, useAddresses } from "./share.js";
+import { cutFieldset, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
 import { recentGames } from "./recent.js";
 
 const main = document.getElementById("main");
@@ -120,71 +120,40 @@ async function startScreen(root) {
 
   const newPlayer = () => {
     const input = h("input", { id: "new-player", type: "text", maxlength: 100, autocomplete: "off" });
-    return h(
-      "div",
-      { class: "field new-player" },
-      h("label", { for: "new-player" }, t("start.new_player")),
-      h("div", { class: "row" }, input, h("button", {
-        type: "button",
-        class: "secondary",
-        id: "add-player",
-        onclick: async () => {
-          const name = input.value.trim();
-          if (!name) return;
-          const same = state.players.find((p) => p.name.toLowerCase() === name.toLowerCase());
-          if (same && input.dataset.confirmed !== name) {
-            input.dataset.confirmed = name; // a second tap makes the second player of that name
-            return replace(status, h("p", { class: "problem same-name", role: "alert" }, t("start.same_name", { name: same.name })));
-          }
-          try {
-            const player = await api.createPlayer(name);
-            state.players = [...state.players, player];
-            const free = state.chosen.indexOf("");
-            if (free >= 0) state.chosen[free] = String(player.id);
-            replace(status, t("start.player_added", { name: player.name }));
-            draw();
-          } catch (error) {
-            replace(status, problemView(error));
-          }
-        },
-      }, t("start.add"))),
-    );
+    return fieldWithButton({
+      className: "field new-player",
+      label: t("start.new_player"),
+      control: input,
+      id: "add-player",
+      text: t("start.add"),
+      onclick: async () => {
+        const name = input.value.trim();
+        if (!name) return;
+        const same = state.players.find((p) => p.name.toLowerCase() === name.toLowerCase());
+        if (same && input.dataset.confirmed !== name) {
+          input.dataset.confirmed = name; // a second tap makes the second player of that name
+          return replace(status, h("p", { class: "problem same-name", role: "alert" }, t("start.same_name", { name: same.name })));
+        }
+        try {
+          const player = await api.createPlayer(name);
+          state.players = [...state.players, player];
+          const free = state.chosen.indexOf("");
+          if (free >= 0) state.chosen[free] = String(player.id);
+          replace(status, t("start.player_added", { name: player.name }));
+          draw();
+        } catch (error) {
+          replace(status, problemView(error));
+        }
+      },
+    });
   };
 
   const nameOf = (id) => (state.players.find((p) => String(p.id) === String(id)) || {}).name || "?";
 
-  function cutPart() {
-    return h(
-      "fieldset",
-      {},
-      h("legend", {}, t("start.cut_legend")),
-      h("p", { class: "hint" }, t("start.cut_help")),
-      state.chosen.map((id, i) =>
-        h(
-          "div",
-          { class: "field" },
-          h("label", { for: `cut-${i}` }, t("start.cut_of", { name: id ? nameOf(id) : t("start.player_n", { n: i + 1 }) })),
-          h("input", { id: `cut-${i}`, name: `cut-${i}`, type: "text", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: "KS" }),
-        ),
-      ),
-    );
-  }
+  const cutPart = () => cutFieldset("cut", state.chosen.map((id, i) => (id ? nameOf(id) : t("start.player_n", { n: i + 1 }))));
 
-  function rolesPart() {
-    return h(
-      "fieldset",
-      {},
-      h("legend", {}, t("start.roles_legend")),
-      ROLES.map((role) =>
-        h(
-          "div",
-          { class: "field" },
-          h("label", { for: `role-${role}` }, roleWord(role)),
-          h("select", { id: `role-${role}` }, state.chosen.map((id, i) => h("option", { value: id, selected: ROLES[i] === role }, id ? nameOf(id) : "?"))),
-        ),
-      ),
-    );
-  }
+  const rolesPart = () =>
+    rolesFieldset("role", ROLES, roleWord, (role) => state.chosen.map((id, i) => h("option", { value: id, selected: ROLES[i] === role }, id ? nameOf(id) : "?")));
 
   const rule = (name, label, min, max, value) =>
     h(
@@ -202,12 +171,8 @@ async function startScreen(root) {
     }
     const body = { players };
     if (state.how === "cut") {
-      const cut = {};
-      for (let i = 0; i < 3; i++) {
-        const text = form.querySelector(`#cut-${i}`).value;
-        if (!parseCard(text)) return replace(status, h("p", { class: "problem", role: "alert" }, t("start.cut_not_card", { name: nameOf(players[i]), text })));
-        cut[players[i]] = text;
-      }
+      const { cut, problem } = readCut(form, "cut", players, nameOf);
+      if (problem) return replace(status, problem);
       body.cut = cut;
     } else {
       body.roles = Object.fromEntries(ROLES.map((role) => [role, Number(form.querySelector(`#role-${role}`).value)]));
@@ -227,14 +192,7 @@ async function startScreen(root) {
     } else if (form.querySelector("#private").checked) {
       body.visibility = "private"; // a game in a league follows its league
     }
-    try {
-      const game = await api.createGame(body, key);
-      location.hash = `game=${game.id}`;
-    } catch (error) {
-      const p = (error && error.problem) || {};
-      const again = p.players ? h("p", {}, t("start.cut_again", { names: p.players.map(nameOf).join(", ") })) : null;
-      replace(status, problemView(error instanceof ApiError ? error : { network: true }, again));
-    }
+    await startGame(body, key, nameOf, status);
   }
 
   function draw() {
@@ -248,13 +206,7 @@ async function startScreen(root) {
       form,
       h("h2", {}, t("start.new_game")),
       h("fieldset", {}, h("legend", {}, t("start.players_legend")), [0, 1, 2].map(playerSelect), newPlayer()),
-      h(
-        "div",
-        { class: "segmented", role: "group", "aria-label": t("start.how") },
-        [["cut", t("start.by_cut")], ["roles", t("start.by_roles")]].map(([how, label]) =>
-          h("button", { type: "button", "data-how": how, "aria-pressed": state.how === how ? "true" : "false", onclick: () => { state.how = how; draw(); } }, label),
-        ),
-      ),
+      howSwitch(state, draw),
       state.how === "cut" ? cutPart() : rolesPart(),
       h(
         "details",

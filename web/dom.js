@@ -26,3 +26,7 @@ export function replace(node, ...children) {
   build(node, {}, children);
   return node;
 }
+
+/** A labelled control with its button beside it: {className, label, control (with an id), id, text, onclick} of the button. */
+export const fieldWithButton = ({ className = "field", label, control, id, text, onclick }) =>
+  h("div", { class: className }, h("label", { for: control.id }, label), h("div", { class: "row" }, control, h("button", { type: "button", class: "secondary", id, onclick }, text)));

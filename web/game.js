@@ -13,7 +13,7 @@ import { disputesPart } from "./disputes.js";
 import { rematchPart } from "./rematch.js";
 import { COLORS, chart } from "./chart.js";
 import { flushQueue, hasWaiting, projection, queuedFor, removeQueued, retryQueued } from "./queue.js";
-import { pageBase, shareLink, unreachableNote } from "./share.js";
+import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
 import { ROLES, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
@@ -258,21 +258,7 @@ export function gameScreen(root, gameId) {
       );
     } else if (key) {
       items.push(
-        h("p", {}, h("button", {
-          type: "button",
-          class: "secondary",
-          id: "make-spectator-link",
-          onclick: async (event) => {
-            event.currentTarget.disabled = true;
-            try {
-              await api.spectatorKey(game); // issued once, then kept on this phone
-              renderShare();
-            } catch (error) {
-              say(problemView(error instanceof ApiError ? error : { network: true }));
-              renderShare();
-            }
-          },
-        }, t("share.make_spectator_link"))),
+        issueButton("make-spectator-link", t("share.make_spectator_link"), () => api.spectatorKey(game), say, renderShare),
       );
     } else {
       items.push(h("p", { class: "hint" }, t("share.no_spectator_link")));
@@ -289,20 +275,7 @@ export function gameScreen(root, gameId) {
     } else if (key && game.league_id) {
       items.push(
         h("p", {}, t("share.scorer_league")),
-        h("p", {}, h("button", {
-          type: "button",
-          class: "secondary",
-          id: "make-scorer-link",
-          onclick: async (event) => {
-            event.currentTarget.disabled = true;
-            try {
-              await api.scorerKey(game); // issued once, then kept on this phone
-            } catch (error) {
-              say(problemView(error instanceof ApiError ? error : { network: true }));
-            }
-            renderShare();
-          },
-        }, t("share.make_scorer_link"))),
+        issueButton("make-scorer-link", t("share.make_scorer_link"), () => api.scorerKey(game), say, renderShare),
       );
     }
     if (!key) {

@@ -2,7 +2,7 @@
 // history, and the exports.
 
 import { ApiError, api, leagueKey, shareLeagueKey } from "./api.js";
-import { pageBase, shareLink, unreachableNote } from "./share.js";
+import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
 import { membersSection, newLeagueForm } from "./leagues-new.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
@@ -135,20 +135,7 @@ function spectatorSection(leagueId, status) {
       );
     } else if (leagueKey(leagueId)) {
       items.push(
-        h("p", {}, h("button", {
-          type: "button",
-          class: "secondary",
-          id: "make-spectator-link",
-          onclick: async (event) => {
-            event.currentTarget.disabled = true;
-            try {
-              await api.leagueSpectatorKey(leagueId); // issued once, then kept on this phone
-            } catch (error) {
-              replace(status, problemView(error instanceof ApiError ? error : { network: true }));
-            }
-            draw();
-          },
-        }, t("share.make_spectator_link"))),
+        issueButton("make-spectator-link", t("share.make_spectator_link"), () => api.leagueSpectatorKey(leagueId), (view) => replace(status, view), draw),
       );
     }
     replace(section, items); // a private league read here was read with one of the two keys

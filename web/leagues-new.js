@@ -3,7 +3,7 @@
 // in a link); and, with that key, members added to a league.
 
 import { ApiError, api } from "./api.js";
-import { h, replace } from "./dom.js";
+import { fieldWithButton, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { copyBlock } from "./share.js";
 import { problemView } from "./words.js";
@@ -79,30 +79,26 @@ export function membersSection(league, names) {
     { class: "members", "aria-labelledby": "members-title" },
     h("h3", { id: "members-title" }, t("league.add_members")),
     line,
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "add-member" }, t("league.add_members")),
-      h("div", { class: "row" }, select, h("button", {
-        type: "button",
-        class: "secondary",
-        id: "add-member-button",
-        onclick: async () => {
-          if (!select.value) return;
-          try {
-            const option = select.selectedOptions[0];
-            const updated = await api.addMembers(league.id, [Number(option.value)]);
-            names[option.value] = option.textContent;
-            league.members = updated.members;
-            option.remove();
-            drawNames();
-            replace(status, t("league.members_added", { names: names[option.value] }));
-          } catch (error) {
-            replace(status, problemView(error instanceof ApiError ? error : { network: true }));
-          }
-        },
-      }, t("league.add"))),
-    ),
+    fieldWithButton({
+      label: t("league.add_members"),
+      control: select,
+      id: "add-member-button",
+      text: t("league.add"),
+      onclick: async () => {
+        if (!select.value) return;
+        try {
+          const option = select.selectedOptions[0];
+          const updated = await api.addMembers(league.id, [Number(option.value)]);
+          names[option.value] = option.textContent;
+          league.members = updated.members;
+          option.remove();
+          drawNames();
+          replace(status, t("league.members_added", { names: names[option.value] }));
+        } catch (error) {
+          replace(status, problemView(error instanceof ApiError ? error : { network: true }));
+        }
+      },
+    }),
     status,
   );
   api.listPlayers().then(

@@ -3,8 +3,10 @@
 // Web Share API, where the browser has it) and a QR code drawn on the phone.
 // Links are built on pageBase(): an address other phones can reach.
 
+import { ApiError } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemView } from "./words.js";
 import qrcode from "./vendor/qrcode-generator-2.0.4/qrcode.mjs";
 
 /** The page's address for links: this one, or the server's first other phones can open. */
@@ -106,3 +108,23 @@ export function shareLink({ href, text = null, className = "", label, title = do
     qr ? h("details", { class: `qr ${qr.className || ""}`.trim() }, h("summary", {}, qr.summary), qrSvg(href, qr.label)) : null,
   );
 }
+
+/**
+ * A button that asks the server for a link's key once (issue()), then draws
+ * the block again (then()); a refusal is shown by failed(view).
+ */
+export const issueButton = (id, words, issue, failed, then) =>
+  h("p", {}, h("button", {
+    type: "button",
+    class: "secondary",
+    id,
+    onclick: async (event) => {
+      event.currentTarget.disabled = true;
+      try {
+        await issue(); // issued once, then kept on this phone
+      } catch (error) {
+        failed(problemView(error instanceof ApiError ? error : { network: true }));
+      }
+      then();
+    },
+  }, words));
