@@ -307,3 +307,27 @@ def verify_hollywood_correction(
         ) from err
     changed = [n for n, (a, b) in enumerate(zip(hands, corrected, strict=False), start=1) if a != b]
     return Correction(new, moved_hands(old, new, changed))
+
+
+def can_correct_hollywood(
+    rules: PresetRules, first: Seating, hands: Sequence[TwoPlayerHand], corrected: Sequence[TwoPlayerHand]
+) -> bool:
+    """Whether :func:`verify_hollywood_correction` accepts the corrected log
+    (R26, R34).
+
+    >>> from referee.presets import resolve_rules
+    >>> from referee.preset_hand import score_preset_counts
+    >>> from referee.two_player import Seat
+    >>> rules, first = resolve_rules("hollywood"), Seating("ann", "bob")
+    >>> small = TwoPlayerHand(first, Seat.DEALER, score_preset_counts(rules, 1, 11))
+    >>> big = TwoPlayerHand(first, Seat.DEALER, score_preset_counts(rules, 0, 75))
+    >>> can_correct_hollywood(rules, first, [big, big, small, small], [big, big, big, small])
+    False
+    >>> can_correct_hollywood(rules, first, [big, big, small, small], [small, big, small, small])
+    True
+    """
+    try:
+        verify_hollywood_correction(rules, first, hands, corrected)
+    except GameStateError:
+        return False
+    return True

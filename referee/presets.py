@@ -171,7 +171,9 @@ class PresetRules:
 
     @property
     def two_player(self) -> bool:
-        """R28: played by a dealer and a non-dealer, with boxes (R29)."""
+        """R28: each hand played by a dealer and a non-dealer, with boxes
+        (R29); true of ``cutthroat`` too (R36), whose three players are
+        told apart by :attr:`player_count`."""
         return self.preset is not Preset.THREE_HANDED
 
     @property
