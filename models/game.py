@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -21,8 +21,12 @@ from models.database import DriverStatement, LazyRow, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
+from referee.preset_hand import DRAW_SCORE, HandScore
+from referee.presets import PresetRules, resolve_rules
 from referee.roles import PlayerId
+from referee.sheet import GameResult
 from referee.stats import Figures, add_hand, finish
+from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState, replay_two_player
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -49,7 +53,7 @@ class GameView:
         created_at: datetime
         first_box: int
         first_captain: int
-        first_sitter: int
+        first_sitter: int | None
         scores: dict[str, int]
         roles: dict[str, int] | None
         winner: int | None
@@ -58,6 +62,29 @@ class GameView:
         version: int
         hands_version: int
         visibility: str | None
+        boxes: dict[str, int] | None
+        result: dict[str, Any] | None
+
+    @property
+    def two_player(self) -> bool:
+        """R27, R28: a game under a two-player preset (its stored rules name
+        the preset; a three-handed game's never do, as before presets)."""
+        return "preset" in self.rules
+
+    @property
+    def preset_rules(self) -> PresetRules:
+        """The game's resolved rules (R27), of any preset."""
+        return stored_rules(self.rules)
+
+    @property
+    def first_seats(self) -> Roles | Seating:
+        """The first hand's roles (R8), or its dealer and non-dealer (R28)."""
+        return self.first_seating if self.two_player else self.first_roles
+
+    @property
+    def first_seating(self) -> Seating:
+        """R28: who dealt the first hand of a two-player game."""
+        return Seating(self.first_box, self.first_captain)
 
     @property
     def status(self) -> str:
@@ -66,7 +93,8 @@ class GameView:
 
     @property
     def first_roles(self) -> Roles:
-        return Roles(box=self.first_box, captain=self.first_captain, sitter=self.first_sitter)
+        """The first hand's roles of a three-handed game (R8)."""
+        return Roles(box=self.first_box, captain=self.first_captain, sitter=cast(int, self.first_sitter))
 
     @property
     def next_roles(self) -> Roles | None:
@@ -104,6 +132,48 @@ class GameView:
         )
 
 
+def stored_rules(stored: Mapping[str, Any]) -> PresetRules:
+    """A game's stored rules, resolved again (R27): the preset and its options."""
+    options = {k: v for k, v in stored.items() if k != "preset"}
+    return resolve_rules(stored.get("preset", "three_handed"), options)
+
+
+def result_dict(result: GameResult | None) -> dict[str, Any] | None:
+    """R31: a finished two-player game's result as the game row keeps it."""
+    if result is None:
+        return None
+    return {
+        "winner": int(result.winner),
+        "loser": int(result.loser),
+        "shutout": result.shutout,
+        "net": result.net,
+        "totals": {
+            str(p): {
+                "hand_points": t.hand_points,
+                "box_bonus": t.box_bonus,
+                "game_bonus": t.game_bonus,
+                "shutout": t.shutout,
+                "total": t.total,
+            }
+            for p, t in result.totals.items()
+        },
+    }
+
+
+def two_player_columns(state: TwoPlayerState) -> dict[str, Any]:
+    """A two-player game row's columns derived from its hands (R28-R31)."""
+    seating = state.seating
+    return {
+        "scores": {str(p): n for p, n in state.scores.items()},
+        "roles": None if seating is None else {k: int(v) for k, v in seating.as_dict().items()},
+        "winner": None if state.winner is None else int(state.winner),
+        "hands_played": state.hands_played,
+        "out_of_turn": list(state.out_of_turn),
+        "boxes": {str(p): n for p, n in state.boxes.items()},
+        "result": result_dict(state.result),
+    }
+
+
 def state_columns(state: GameState) -> dict[str, Any]:
     """The game row's columns derived from its hands."""
     return {
@@ -124,13 +194,16 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     cut: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     first_box: Mapped[int] = mapped_column(ForeignKey("player.id"))
     first_captain: Mapped[int] = mapped_column(ForeignKey("player.id"))
-    first_sitter: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    first_sitter: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)  # none: two players
     # Derived from the hands (referee.replay), kept in step in each write:
     scores: Mapped[dict[str, int]] = mapped_column(JSON)
     roles: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
     winner: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     out_of_turn: Mapped[list[int]] = mapped_column(JSON, default=list)
+    # A two-player game's boxes (R29) and, once won, its result (R31); null in a three-handed one.
+    boxes: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     # The version of the last change to the hands or the rules: what If-Match
     # on a write to them is checked against (GameView.guards).
@@ -166,9 +239,31 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
             hand.seating_follows = hand.number not in state.out_of_turn
         self._store_figures(state)
 
+    def two_player_records(self) -> list[TwoPlayerHand]:
+        return [hand.two_player_record() for hand in self.hands]
+
+    def replay_two_player(self) -> TwoPlayerState:
+        """R26: the two-player game's state, the fold of its hands' stored rulings."""
+        return replay_two_player(self.preset_rules, self.first_seating, self.two_player_records())
+
+    def apply_two_player(self, state: TwoPlayerState) -> None:
+        """Store a two-player game's full replay: the state on the game (with its
+        boxes and result), the running scores and R26 marks on its hands. A game
+        outside a league keeps no figures of its hands."""
+        for name, value in two_player_columns(state).items():
+            setattr(self, name, value)
+        self.version = (self.version or 0) + 1
+        self.hands_version = self.version
+        for hand, running in zip(self.hands, state.running, strict=True):
+            hand.scores_after = {str(p): n for p, n in running.items()}
+            hand.seating_follows = hand.number not in state.out_of_turn
+        self._write_figures(kept_figures(None, [], self.players, None))  # outside a league only
+
     def _store_figures(self, state: GameState) -> None:
         """Rewrite this game's per-player figures (models.figures.kept_figures)."""
-        figures = kept_figures(self.league_id, self.records(), self.players, state.winner)
+        self._write_figures(kept_figures(self.league_id, self.records(), self.players, state.winner))
+
+    def _write_figures(self, figures: Mapping[PlayerId, Figures]) -> None:
         rows = {row.player_id: row for row in self.figures}
         for player, f in figures.items():
             row = rows.get(int(player))
@@ -279,6 +374,10 @@ class HandRow:
     def seating(self) -> Roles:
         return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
 
+    @property
+    def seats(self) -> Roles:
+        return self.seating
+
 
 class StaleGameError(Exception):
     """The game's row changed under a write that held its lock: never expected."""
@@ -372,7 +471,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     mode: Mapped[str] = mapped_column(String(10))  # cards, counts, draw
     box: Mapped[int] = mapped_column(ForeignKey("player.id"))
     captain: Mapped[int] = mapped_column(ForeignKey("player.id"))
-    sitter: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    sitter: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)  # none: two players (R28)
     knocker: Mapped[str | None] = mapped_column(String(10), nullable=True)
     # outcome, scorer, points and knocker_deadwood repeat what the ruling says, on
     # purpose: replays and ratings read a league's whole log through them, and
@@ -392,7 +491,34 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def seating(self) -> Roles:
-        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+        """The roles of a three-handed hand (R8)."""
+        return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
+
+    @property
+    def seats(self) -> Roles | Seating:
+        """The hand's roles (R8), or its dealer and non-dealer (R28)."""
+        return self.two_player_seating if self.sitter is None else self.seating
+
+    @property
+    def two_player_seating(self) -> Seating:
+        """R28: a two-player hand's dealer (kept as its box) and non-dealer (its captain)."""
+        return Seating(self.box, self.captain)
+
+    def two_player_record(self) -> TwoPlayerHand:
+        """A two-player hand as its game's fold replays it: stored seating and ruling."""
+        knocker = None if self.knocker is None else Seat(self.knocker)
+        if self.scorer is None:
+            return TwoPlayerHand(self.two_player_seating, knocker, DRAW_SCORE)
+        ruling = self.ruling
+        score = HandScore(
+            Outcome(self.outcome),
+            Side(self.scorer),
+            self.points,
+            ruling["boxes"],
+            ruling["big_gin"],
+            ruling["base_points"],
+        )
+        return TwoPlayerHand(self.two_player_seating, knocker, score)
 
     def record(self) -> HandRecord:
         """The hand as the referee replays it: stored seating and ruling, never re-judged."""
