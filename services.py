@@ -20,7 +20,8 @@ from models import books as league_books
 from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
-from models.game import GameRow, GameView, Recorded, record_hand
+from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand
+from models.game import record_two_player_hand as record_two_player
 from models.league import PUBLIC
 from models.revisions import add_revision, latest_revision
 from models.security import KeyRow
@@ -30,7 +31,7 @@ from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_rec
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import PresetRules
 from referee.scoring import Outcome, Side
-from referee.two_player import Seat, Seating, verify_can_record_two_player
+from referee.two_player import Seat, Seating
 
 
 class Judged(Protocol):
@@ -167,28 +168,13 @@ def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
     hand.knocker_deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
 
 
-def record_two_player_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
+def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
     """The next hand of a two-player game, in the seating the game expects
-    (R28); none after the win (R30). The game is the fold of its log (R26)."""
-    if game.roles is None:
-        verify_can_record_two_player(game.replay_two_player())  # the game is won: a 409 naming the winner
-    seating = game.roles
-    assert seating is not None
-    hand = Hand(
-        number=game.hands_played + 1,
-        box=seating["dealer"],
-        captain=seating["non_dealer"],
-        sitter=None,
-        recorded_at=now(),
-        corrected_at=None,
-    )
-    _set_two_player_result(hand, judged)
-    game.hands.append(hand)
-    game.apply_two_player(game.replay_two_player())
-    db.session.flush()
-    add_revision(game.id, hand, "recorded", game.scores, key_id=by)
-    add_event(game.id, game.version, "hand_recorded", hand.number)
-    return hand
+    (R28); none after the win (R30). ``by``: the id of the key that records it."""
+    recorded = record_two_player(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
+    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
+    return recorded
 
 
 def change_preset_rules(game: Game, rules: PresetRules) -> None:

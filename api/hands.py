@@ -58,13 +58,16 @@ def _no_seating(data: dict[str, Any]) -> None:
 
 
 def _record_two_player_hand(
-    data: dict[str, Any], game_id: int, credential: KeyRow
+    data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
 ) -> tuple[HandInGame, int, dict[str, str]]:
     """The next hand of a two-player game (R28-R33, R35), the game the fold of its log (R26)."""
     _no_seating(data)
-    game = load_game(game_id)
     judged = judge_preset_input(data, game.preset_rules)
-    hand = services.record_two_player_hand(game, judged, by=credential.id)
+    try:
+        recorded = services.record_two_player_hand(game, judged, by=credential.id)
+    except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
+        raise conflict("the game changed while this hand was being recorded: read it again") from None
+    hand, game = recorded.hand, recorded.game
     return (
         HandInGame(hand, game),
         201,
@@ -93,7 +96,7 @@ class Hands(MethodView):
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         # the game: read and locked by the guard, with the key and If-Match
         if game.two_player:
-            return _record_two_player_hand(data, game_id, credential)
+            return _record_two_player_hand(data, game_id, game, credential)
         verify_three_handed_input(data)
         _check_seating(data.pop("seating", None), game.next_roles, game.players)
         judged = judge_input(data, game.rule_options)

@@ -24,9 +24,17 @@ from referee.game import advance
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import PresetRules, resolve_rules
 from referee.roles import PlayerId
-from referee.sheet import GameResult
+from referee.sheet import GameResult, ScoreSheet
 from referee.stats import Figures, add_hand, finish
-from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState, replay_two_player
+from referee.two_player import (
+    Seat,
+    Seating,
+    TwoPlayerHand,
+    TwoPlayerState,
+    advance_two_player,
+    replay_two_player,
+    verify_can_record_two_player,
+)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -63,6 +71,7 @@ class GameView:
         hands_version: int
         visibility: str | None
         boxes: dict[str, int] | None
+        sheet: dict[str, Any] | None
         result: dict[str, Any] | None
 
     @property
@@ -171,7 +180,35 @@ def two_player_columns(state: TwoPlayerState) -> dict[str, Any]:
         "out_of_turn": list(state.out_of_turn),
         "boxes": {str(p): n for p, n in state.boxes.items()},
         "result": result_dict(state.result),
+        "sheet": {
+            "hand_points": {str(p): n for p, n in state.sheet.hand_points.items()},
+            "hands_won": {str(p): n for p, n in state.sheet.hands_won.items()},
+        },
     }
+
+
+def stored_two_player_state(game: GameView) -> TwoPlayerState:
+    """The stored state of a two-player game (what :func:`replay_two_player`
+    of its hands gave), to advance by one hand without reading them."""
+    players = tuple(game.players)
+    sheet = game.sheet
+    assert game.boxes is not None and sheet is not None  # a two-player game's row keeps them
+    by_player = {str(p): p for p in players}
+
+    def of(values: Mapping[str, int]) -> dict[PlayerId, int]:
+        return {by_player[k]: n for k, n in values.items()}
+
+    score_sheet = ScoreSheet(
+        players,
+        of(game.scores),
+        of(sheet["hand_points"]),
+        of(game.boxes),
+        of(sheet["hands_won"]),
+        game.winner,
+    )
+    roles = game.roles
+    seating = None if roles is None else Seating(roles["dealer"], roles["non_dealer"])
+    return TwoPlayerState(score_sheet, seating, game.hands_played, tuple(game.out_of_turn))
 
 
 def state_columns(state: GameState) -> dict[str, Any]:
@@ -201,8 +238,10 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     winner: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     out_of_turn: Mapped[list[int]] = mapped_column(JSON, default=list)
-    # A two-player game's boxes (R29) and, once won, its result (R31); null in a three-handed one.
+    # A two-player game's boxes (R29), its players' hand points and hands won (the rest of its
+    # score sheet, R31) and, once won, its result (R31); null in a three-handed one.
     boxes: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
+    sheet: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     # The version of the last change to the hands or the rules: what If-Match
@@ -361,7 +400,7 @@ class HandRow:
     mode: str
     box: int
     captain: int
-    sitter: int
+    sitter: int | None  # none in a two-player game (R28): its box is the dealer, its captain the non-dealer
     knocker: str | None
     input: dict[str, Any]
     ruling: dict[str, Any]
@@ -372,11 +411,11 @@ class HandRow:
 
     @property
     def seating(self) -> Roles:
-        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+        return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
 
     @property
-    def seats(self) -> Roles:
-        return self.seating
+    def seats(self) -> Roles | Seating:
+        return Seating(self.box, self.captain) if self.sitter is None else self.seating
 
 
 class StaleGameError(Exception):
@@ -453,6 +492,80 @@ def record_hand(
     if game.league_id is not None:  # a game outside a league keeps no figures of its hands
         add_figures("game_player", game.id, delta)
     return Recorded(after, hand, record, delta)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedTwoPlayer:
+    """A two-player hand just recorded: the game's row after it and the hand's row."""
+
+    game: GameRow
+    hand: HandRow
+
+
+def record_two_player_hand(
+    game: GameRow, knocker: Seat | None, score: HandScore, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+) -> RecordedTwoPlayer:
+    """Record the next hand of a two-player ``game`` (read with ``lock=True``
+    in this transaction) in the seating it expects (R28): its stored state
+    advanced by the hand (none after the win, R30), the hand inserted and
+    the game's row updated, without loading its other hands."""
+    rules = game.preset_rules
+    state = stored_two_player_state(game)
+    verify_can_record_two_player(state)  # R30: a 409 naming the winner
+    seating = state.seating
+    assert seating is not None
+    after = advance_two_player(rules, state, TwoPlayerHand(seating, knocker, score))
+    columns = two_player_columns(after)
+    hand = HandRow(
+        number=after.hands_played,
+        mode=mode,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=None,
+        knocker=None if knocker is None else knocker.value,
+        input=hand_input,
+        ruling=ruling,
+        scores_after=columns["scores"],
+        seating_follows=True,
+        recorded_at=now(),
+    )
+    connection = db.session.connection()
+    connection.execute(
+        _INSERT_TWO_PLAYER_HAND,
+        {
+            "game_id": game.id,
+            "number": hand.number,
+            "mode": mode,
+            "box": hand.box,
+            "captain": hand.captain,
+            "sitter": None,
+            "knocker": hand.knocker,
+            "outcome": score.outcome.value,
+            "scorer": None if score.scorer is None else score.scorer.value,
+            "points": score.points,
+            "input": hand_input,
+            "ruling": ruling,
+            "scores_after": hand.scores_after,
+            "seating_follows": True,
+            "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None,
+            "recorded_at": hand.recorded_at,
+            "corrected_at": None,
+        },
+    )
+    version = game.version + 1
+    changed = connection.execute(
+        _UPDATE_TWO_PLAYER_GAME,
+        {
+            **{"new_" + k: v for k, v in columns.items()},
+            "game_id": game.id,
+            "old_version": game.version,
+            "new_version": version,
+            "new_hands_version": version,
+        },
+    ).rowcount
+    if changed != 1:
+        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
+    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand)
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
@@ -578,6 +691,30 @@ _UPDATE_GAME = DriverStatement(
         {
             name: bindparam("new_" + name)
             for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "version", "hands_version")
+        }
+    )
+)
+
+# A two-player hand's write (record_two_player_hand): built once, run through the Core.
+_INSERT_TWO_PLAYER_HAND = insert(_HANDS)
+_UPDATE_TWO_PLAYER_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
+    .values(
+        {
+            name: bindparam("new_" + name)
+            for name in (
+                "scores",
+                "roles",
+                "winner",
+                "hands_played",
+                "out_of_turn",
+                "boxes",
+                "sheet",
+                "result",
+                "version",
+                "hands_version",
+            )
         }
     )
 )

@@ -1,4 +1,4 @@
-"""two-player games (R27-R31): a hand has no sitter, a game keeps its boxes and result
+"""two-player games (R27-R31): a hand has no sitter, a game keeps its boxes, score sheet and result
 
 Revision ID: 0014
 Revises: 0013
@@ -20,6 +20,7 @@ def upgrade():
     with op.batch_alter_table('game', schema=None) as batch_op:
         batch_op.alter_column('first_sitter', existing_type=sa.Integer(), nullable=True)
         batch_op.add_column(sa.Column('boxes', sa.JSON(), nullable=True))
+        batch_op.add_column(sa.Column('sheet', sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column('result', sa.JSON(), nullable=True))
     with op.batch_alter_table('hand', schema=None) as batch_op:
         batch_op.alter_column('sitter', existing_type=sa.Integer(), nullable=True)
@@ -37,5 +38,6 @@ def downgrade():
         batch_op.alter_column('sitter', existing_type=sa.Integer(), nullable=False)
     with op.batch_alter_table('game', schema=None) as batch_op:
         batch_op.drop_column('result')
+        batch_op.drop_column('sheet')
         batch_op.drop_column('boxes')
         batch_op.alter_column('first_sitter', existing_type=sa.Integer(), nullable=False)

@@ -232,7 +232,7 @@ def test_random_games_through_the_api_agree_with_the_reference_fold(api: Api, ga
 
 
 @pytest.mark.slow
-@settings(PROPERTY, max_examples=200)
+@settings(PROPERTY, max_examples=1000)
 @given(games())
 def test_many_random_games_through_the_api_agree_with_the_reference_fold(api: Api, game: Any) -> None:
     play_random_game(api, *game)
