@@ -129,3 +129,28 @@ def test_the_rules_of_a_two_player_game_change_before_its_first_hand(api: Api, g
     assert response.status_code == 200, response.get_json()
     rules = response.get_json()["rules"]
     assert (rules["preset"], rules["gin_bonus"], rules["target_score"]) == ("classic", 20, 50)
+
+
+def test_r28_a_hand_naming_seats_the_game_has_left_is_a_409_and_nothing_is_recorded(
+    api: Api, game: dict[str, Any]
+) -> None:
+    ann, bob = ids(game)
+    gid = game["id"]
+    seated = {**by_counts("non_dealer", 3, 20), "seating": {"dealer": ann, "non_dealer": bob}}
+    assert api.record(gid, seated)["roles"] == {"dealer": bob, "non_dealer": ann}
+    # a second phone sends the same seating again: Bob deals now
+    body = problem(api.client.post(f"/api/v1/games/{gid}/hands", json=seated), 409)
+    assert body["rule"] == "R28" and body["seating"] == {"dealer": bob, "non_dealer": ann}
+    assert body["type"] == "https://ginref.org/problems/seating-moved"
+    assert api.game(gid)["hands_played"] == 1
+    # a correction keeps the hand's seating (R26)
+    body = problem(
+        api.client.put(f"/api/v1/games/{gid}/hands/1", json={**seated, "seating": {"dealer": bob, "non_dealer": ann}}),
+        409,
+    )
+    assert body["rule"] == "R26"
+    assert api.correct(gid, 1, seated)["ruling"]["points"] == 17
+    wrong = problem(
+        api.client.post(f"/api/v1/games/{gid}/hands", json={**seated, "seating": {"box": ann, "captain": bob}}), 422
+    )
+    assert "seating" in wrong["errors"]
