@@ -154,3 +154,23 @@ def test_r28_a_hand_naming_seats_the_game_has_left_is_a_409_and_nothing_is_recor
         api.client.post(f"/api/v1/games/{gid}/hands", json={**seated, "seating": {"box": ann, "captain": bob}}), 422
     )
     assert "seating" in wrong["errors"]
+
+
+def test_r27_a_patch_checks_the_options_against_the_games_preset(api: Api, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    patched = api.client.patch(f"/api/v1/games/{gid}", json={"rules": {"next_dealer": "alternate", "box_bonus": 10}})
+    assert patched.status_code == 200, patched.get_json()
+    rules = patched.get_json()["rules"]
+    assert (rules["next_dealer"], rules["box_bonus"], rules["target_score"]) == ("alternate", 10, 50)
+    body = problem(api.client.patch(f"/api/v1/games/{gid}", json={"rules": {"ace": "one"}}), 422)
+    assert "rules.ace" in body["errors"]
+    body = problem(api.client.patch(f"/api/v1/games/{gid}", json={"rules": {"gin_boxes": 9}}), 422)
+    assert "rules.gin_boxes" in body["errors"]
+    assert api.game(gid)["rules"] == rules
+
+
+def test_a_three_handed_game_takes_no_preset_option_in_a_patch(api: Api) -> None:
+    players = [api.player(n) for n in ("Ann", "Bob", "Cy")]
+    game = api.new_game(players, roles={"box": players[0], "captain": players[1], "sitter": players[2]})
+    body = problem(api.client.patch(f"/api/v1/games/{game['id']}", json={"rules": {"box_bonus": 10}}), 422)
+    assert body["errors"] == {"rules.box_bonus": ["Unknown field."]}
