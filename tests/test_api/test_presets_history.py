@@ -174,3 +174,39 @@ def test_a_three_handed_game_takes_no_preset_option_in_a_patch(api: Api) -> None
     game = api.new_game(players, roles={"box": players[0], "captain": players[1], "sitter": players[2]})
     body = problem(api.client.patch(f"/api/v1/games/{game['id']}", json={"rules": {"box_bonus": 10}}), 422)
     assert body["errors"] == {"rules.box_bonus": ["Unknown field."]}
+
+
+def test_lists_of_games_show_a_two_player_game_as_its_own_read_does(api: Api, game: dict[str, Any]) -> None:
+    ann, bob = ids(game)
+    gid = game["id"]
+    api.record(gid, by_counts("non_dealer", 0, 40))  # Bob: 65, the game, a shutout
+    own = api.game(gid)
+    assert own["result"]["totals"][str(bob)]["total"] == 65 + 25 + 100 + 165
+    listed = api.client.get("/api/v1/games").get_json()["items"]
+    assert [g for g in listed if g["id"] == gid] == [own]
+    history = api.client.get(f"/api/v1/players/{ann}/games").get_json()["items"]
+    assert [g for g in history if g["id"] == gid] == [own]
+
+
+def test_a_two_player_hand_write_is_idempotent_under_its_key(api: Api, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    headers = {"Idempotency-Key": "hand-1-of-the-evening"}
+    first = api.client.post(f"/api/v1/games/{gid}/hands", json=by_counts("non_dealer", 3, 20), headers=headers)
+    assert first.status_code == 201, first.get_json()
+    again = api.client.post(
+        f"/api/v1/games/{gid}/hands",
+        json=by_counts("non_dealer", 3, 20),
+        headers={**headers, "If-Match": first.headers["ETag"]},
+    )
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert api.game(gid)["hands_played"] == 1
+
+
+def test_a_private_two_player_game_is_read_with_its_key_only(api: Api) -> None:
+    ann, bob = api.player("Ann"), api.player("Bob")
+    game = api.new_game(
+        [ann, bob], rules={"preset": "straight"}, roles={"dealer": ann, "non_dealer": bob}, visibility="private"
+    )
+    assert api.client.get(f"/api/v1/games/{game['id']}").status_code == 404
+    read = api.client.get(f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {game['key']}"})
+    assert read.status_code == 200 and read.get_json()["rules"]["preset"] == "straight"
