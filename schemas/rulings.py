@@ -18,11 +18,13 @@ from marshmallow import Schema, fields, post_dump
 
 from referee import (
     PARAMS,
+    PRESET_STEPS,
     STEPS,
     Card,
     Code,
     KnockVerdict,
     Outcome,
+    PresetCode,
     Rules,
     Ruling,
     Score,
@@ -182,18 +184,29 @@ class StepParamsSchema(Schema):
     undercut_bonus = _param("undercut_bonus")
     gin_bonus = _param("gin_bonus")
     points = _param("points")
+    # the presets' (R32, R33, R29)
+    up_card = _param("up_card")
+    big_gin_bonus = _param("big_gin_bonus")
+    base_points = _param("base_points")
+    base_boxes = _param("base_boxes")
+    boxes = _param("boxes")
 
 
 def _codes_description() -> str:
     lines = ["The step, by a stable code; its params and English template (filled with the params, then the rule):"]
-    for code, (rule, names, template) in STEPS.items():
+    for code, (rule, names, template) in [*STEPS.items(), *PRESET_STEPS.items()]:
         lines.append(f'- `{code}` ({rule}): {", ".join(names) or "no params"}. "{template}"')
     return "\n".join(lines)
 
 
 class StepSchema(Schema):
     rule = fields.String(required=True, metadata={"description": "The rule applied (RULES.md)", "example": "R14"})
-    code = EnumValue(Code, by_value=True, required=True, metadata={"description": _codes_description()})
+    code = EnumValue(
+        Code,
+        by_value=True,
+        required=True,
+        metadata={"description": _codes_description(), "enum": [c.value for c in [*Code, *PresetCode]]},
+    )
     params = fields.Nested(StepParamsSchema, required=True)
     text = fields.String(
         required=True,
