@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, bindparam, insert, select, update
@@ -142,7 +143,14 @@ class GameView:
 
 
 def stored_rules(stored: Mapping[str, Any]) -> PresetRules:
-    """A game's stored rules, resolved again (R27): the preset and its options."""
+    """A game's stored rules, resolved again (R27): the preset and its options
+    (made once for each set of rules: a hand's write reads them twice)."""
+    return _resolved(tuple(stored.items()))
+
+
+@lru_cache(maxsize=256)
+def _resolved(items: tuple[tuple[str, Any], ...]) -> PresetRules:
+    stored = dict(items)
     options = {k: v for k, v in stored.items() if k != "preset"}
     return resolve_rules(stored.get("preset", "three_handed"), options)
 
