@@ -9,7 +9,7 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
-from api.judging import judge_input
+from api.judging import judge_input, judge_preset_input, verify_three_handed_input
 from api.shapes import HandInGame, Page, page_of
 from models import Game, Hand
 from models.game import GameRow, StaleGameError
@@ -40,6 +40,8 @@ def _check_seating(
     those of the next hand, or (``number``) those that hand was played in."""
     if given is None or seating is None:  # none named; a finished game refuses the hand itself (R20)
         return
+    if "dealer" in given:
+        raise invalid("seating", "a three-handed hand names its box and captain (R8)", offending=given, rule="R8")
     for role, player in given.items():
         if player not in players:
             raise invalid(f"seating.{role}", f"player {player} does not play in this game", offending=player)
@@ -48,6 +50,42 @@ def _check_seating(
     now = {role: int(player) for role, player in seating.as_dict().items()}
     if any(now[role] != player for role, player in given.items()):
         raise seating_moved(given, now, number=number)
+
+
+def _check_two_player_seating(
+    given: dict[str, int] | None, seating: dict[str, int] | None, players: list[int], *, number: int | None = None
+) -> None:
+    """A two-player hand that names its dealer and non_dealer is recorded only
+    in those seats (R28): the next hand's, or (``number``) those it was played in."""
+    if given is None or seating is None:
+        return
+    if "dealer" not in given:
+        raise invalid("seating", "a two-player hand names its dealer and non_dealer (R28)", offending=given, rule="R28")
+    for role, player in given.items():
+        if player not in players:
+            raise invalid(f"seating.{role}", f"player {player} does not play in this game", offending=player)
+    if given["dealer"] == given["non_dealer"]:
+        raise invalid("seating", "one player named in two seats", offending=given)
+    if any(int(seating[role]) != player for role, player in given.items()):
+        raise seating_moved(given, {k: int(v) for k, v in seating.items()}, number=number)
+
+
+def _record_two_player_hand(
+    data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
+) -> tuple[HandInGame, int, dict[str, str]]:
+    """The next hand of a two-player game (R28-R33, R35), the game the fold of its log (R26)."""
+    _check_two_player_seating(data.pop("seating", None), game.roles, game.players)
+    judged = judge_preset_input(data, game.preset_rules)
+    try:
+        recorded = services.record_two_player_hand(game, judged, by=credential.id)
+    except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
+        raise conflict("the game changed while this hand was being recorded: read it again") from None
+    hand, game = recorded.hand, recorded.game
+    return (
+        HandInGame(hand, game),
+        201,
+        {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
+    )
 
 
 @blp.route("")
@@ -70,6 +108,9 @@ class Hands(MethodView):
     ) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         # the game: read and locked by the guard, with the key and If-Match
+        if game.two_player:
+            return _record_two_player_hand(data, game_id, game, credential)
+        verify_three_handed_input(data)
         _check_seating(data.pop("seating", None), game.next_roles, game.players)
         judged = judge_input(data, game.rule_options)
         try:
@@ -108,8 +149,15 @@ class HandByNumber(MethodView):
         if hand is None:
             raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
         reason = data.pop("reason", None)
-        _check_seating(data.pop("seating", None), hand.seating, game.players, number=number)
-        services.correct_hand(game, hand, judge_input(data, game.rule_options), by=credential.id, reason=reason)
+        if game.two_player:
+            played = {k: int(v) for k, v in hand.two_player_seating.as_dict().items()}
+            _check_two_player_seating(data.pop("seating", None), played, game.players, number=number)
+            judged: Any = judge_preset_input(data, game.preset_rules)
+        else:
+            verify_three_handed_input(data)
+            _check_seating(data.pop("seating", None), hand.seating, game.players, number=number)
+            judged = judge_input(data, game.rule_options)
+        services.correct_hand(game, hand, judged, by=credential.id, reason=reason)
         return HandInGame(hand, game), {"ETag": game.etag}
 
     @blp.arguments(ReasonArgsSchema, location="query")

@@ -18,11 +18,13 @@ from marshmallow import Schema, fields, post_dump
 
 from referee import (
     PARAMS,
+    PRESET_STEPS,
     STEPS,
     Card,
     Code,
     KnockVerdict,
     Outcome,
+    PresetCode,
     Rules,
     Ruling,
     Score,
@@ -33,6 +35,7 @@ from referee import (
     explain_draw,
     explain_spreads,
 )
+from referee.steps import SHEET_STEPS, SheetCode
 
 
 class CardText(fields.String):
@@ -72,6 +75,8 @@ class Dumped(fields.Nested):
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if isinstance(nested_obj, dict):
+            if "explanation" in nested_obj:  # a preset's ruling keeps its explanation (R27)
+                return dict(nested_obj)
             return explained(nested_obj, self.rules(obj))
         return super()._serialize(nested_obj, attr, obj, **kwargs)
 
@@ -180,18 +185,40 @@ class StepParamsSchema(Schema):
     undercut_bonus = _param("undercut_bonus")
     gin_bonus = _param("gin_bonus")
     points = _param("points")
+    # the presets' (R32, R33, R29)
+    up_card = _param("up_card")
+    big_gin_bonus = _param("big_gin_bonus")
+    base_points = _param("base_points")
+    base_boxes = _param("base_boxes")
+    boxes = _param("boxes")
+    # a two-player game's result (R29-R31)
+    player = _param("player")
+    loser = _param("loser")
+    box_bonus = _param("box_bonus")
+    box_points = _param("box_points")
+    game_bonus = _param("game_bonus")
+    hand_points = _param("hand_points")
+    shutout_points = _param("shutout_points")
+    total = _param("total")
+    loser_total = _param("loser_total")
+    net = _param("net")
 
 
 def _codes_description() -> str:
     lines = ["The step, by a stable code; its params and English template (filled with the params, then the rule):"]
-    for code, (rule, names, template) in STEPS.items():
+    for code, (rule, names, template) in [*STEPS.items(), *PRESET_STEPS.items(), *SHEET_STEPS.items()]:
         lines.append(f'- `{code}` ({rule}): {", ".join(names) or "no params"}. "{template}"')
     return "\n".join(lines)
 
 
 class StepSchema(Schema):
     rule = fields.String(required=True, metadata={"description": "The rule applied (RULES.md)", "example": "R14"})
-    code = EnumValue(Code, by_value=True, required=True, metadata={"description": _codes_description()})
+    code = EnumValue(
+        Code,
+        by_value=True,
+        required=True,
+        metadata={"description": _codes_description(), "enum": [c.value for c in [*Code, *PresetCode, *SheetCode]]},
+    )
     params = fields.Nested(StepParamsSchema, required=True)
     text = fields.String(
         required=True,
@@ -239,6 +266,18 @@ class RulingSchema(Schema):
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerRulingSchema, required=True, allow_none=True)
     defender = fields.Nested(DefenderRulingSchema, required=True, allow_none=True)
+    # under a two-player preset (R27) only:
+    winner = fields.String(
+        allow_none=True,
+        metadata={"enum": ["dealer", "non_dealer", None], "description": "R28: who won the hand; null for a draw"},
+    )
+    base_points = fields.Integer(metadata={"description": "R33: the points before a spade up-card doubles them"})
+    boxes = fields.Integer(metadata={"description": "R29: the boxes the hand counts for its winner"})
+    big_gin = fields.Boolean(metadata={"description": "R32: the knocker melded all 11 cards"})
+    upcard = fields.String(allow_none=True, metadata={"description": "R33: the hand's up-card (oklahoma)"})
+    knock_limit = fields.Integer(
+        allow_none=True, metadata={"description": "The hand's knock limit (R14, R33, R35); null for a draw"}
+    )
     explanation = _explanation(required=True)
 
 
