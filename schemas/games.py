@@ -109,7 +109,7 @@ class GameInSchema(Schema):
         metadata={
             "description": "Player id -> the card he cut (R9): one entry for each player "
             "(two under a two-player preset, R28)",
-            "minProperties": 3,
+            "minProperties": 2,
             "maxProperties": 3,
         },
     )

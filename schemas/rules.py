@@ -12,7 +12,7 @@ from referee.rules import OPTIONS
 
 #: R34, R36: presets of the rules that the API does not serve yet
 NOT_SERVED = {"hollywood": "R34", "cutthroat": "R36"}
-PRESET_NAMES = [p.value for p in Preset] + list(NOT_SERVED)
+PRESET_NAMES = [p.value for p in Preset]
 
 
 def _option(name: str) -> fields.Integer:
