@@ -19,7 +19,7 @@ import click
 import swagger_ui_bundle
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response, g, request, send_from_directory
 from flask.cli import AppGroup
 from flask_cors import CORS
 from flask_migrate import Migrate, upgrade
@@ -31,7 +31,6 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from api import idempotency, register_blueprints
 from api.addresses import page_addresses
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
-from api.context import current_request, request_g
 from api.docs import WriteGuard
 from api.errors import (
     PROBLEM_JSON,
@@ -129,18 +128,22 @@ class GinrefFlask(Flask):
         return sync
 
 
+class ProblemResponsesPlugin(BasePlugin):  # type: ignore[misc]
+    """The error responses flask-smorest registers for every status (with
+    ``ERROR_SCHEMA``) are documented as ``application/problem+json``, the
+    type every error is answered with."""
+
+    def response_helper(self, response: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        content = response.get("content") or {}
+        if list(content) != ["application/json"]:
+            return None
+        return {"content": {PROBLEM_JSON: content["application/json"]}}
+
+
 class ProblemApi(Api):  # type: ignore[misc]
     """flask-smorest's Api, documenting every error as application/problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
-
-    def _register_responses(self) -> None:
-        default: str = self.DEFAULT_RESPONSE_CONTENT_TYPE  # type: ignore[has-type]
-        self.DEFAULT_RESPONSE_CONTENT_TYPE = PROBLEM_JSON
-        try:
-            super()._register_responses()
-        finally:
-            self.DEFAULT_RESPONSE_CONTENT_TYPE = default
 
 
 def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
@@ -351,20 +354,20 @@ def init_write_requests(app: Flask) -> None:
 
     @app.before_request
     def _writes() -> None:
-        if current_request().method in WRITE_METHODS:
-            kept = request_g()
+        if request.method in WRITE_METHODS:
+            kept = g
             kept.writing_token = writing.set(True)
             kept.holding_token = hold_connection()
 
     @app.after_request
     def _commit(response: Response) -> Response:
-        if current_request().method not in WRITE_METHODS:
+        if request.method not in WRITE_METHODS:
             if db.session.registry.has():
                 stores = pending_stores()
                 if stores and response.status_code < 400:
                     _store_read_books(stores)
             return response
-        pending = request_g().pop("idempotency", None)
+        pending = g.pop("idempotency", None)
         if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
             _rollback()
             return response
@@ -380,7 +383,7 @@ def init_write_requests(app: Flask) -> None:
 
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
-        kept = request_g()
+        kept = g
         kept.pop("guarded", None)
         token = kept.pop("writing_token", None)
         if token is not None:
@@ -394,7 +397,7 @@ def init_request_limits(app: Flask) -> None:
 
     @app.before_request
     def _body_limit() -> None:
-        req = current_request()
+        req = request
         if len(req.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
         guard: WriteGuard | None = app.extensions["write_guards"].get((req.endpoint, req.method))
@@ -474,7 +477,7 @@ def remembered_cors(cors: Callable[[Response], Response]) -> Callable[[Response]
     remembered: dict[tuple[bool, str | None, str | None], list[tuple[str, str]]] = {}
 
     def after(response: Response) -> Response:
-        req = current_request()
+        req = request
         if req.method == "OPTIONS" or response.headers.get(_ORIGIN):
             return cors(response)  # a preflight; or CORS headers were set already, which flask-cors keeps
         key = (
@@ -640,7 +643,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_database(app)
     init_bodies(app)
     api = ProblemApi(
-        app, spec_kwargs={"marshmallow_plugin": SchemaKeywordsPlugin(), "extra_plugins": [ReplayHeaderPlugin()]}
+        app,
+        spec_kwargs={
+            "marshmallow_plugin": SchemaKeywordsPlugin(),
+            "extra_plugins": [ReplayHeaderPlugin(), ProblemResponsesPlugin()],
+        },
     )
     api.register_converter(IdConverter, id_schema)
     api.spec.components.security_scheme(

@@ -23,8 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, cast
 
+from flask import g
+
 from api.body import Blueprint
-from api.context import request_g
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -203,7 +204,7 @@ def _documented_only(func: F, documented: Callable[..., Any]) -> F:
 
     @functools.wraps(func)
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        found = request_g().guarded  # api.guards, for this request, before the view runs
+        found = g.guarded  # api.guards, for this request, before the view runs
         return func(*args, **kwargs, **{name: getattr(found, name) for name in wanted})
 
     return cast(F, guarded)

@@ -32,13 +32,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Request, Response, current_app
+from flask import Flask, Request, Response, current_app, g, request
 from sqlalchemy import select
 from werkzeug.datastructures import ETags
 
 from api import idempotency
 from api.body import WRITE_METHODS
-from api.context import current_request, request_g
 from api.docs import ReadGuard, WriteGuard
 from api.errors import (
     FORBIDDEN,
@@ -67,7 +66,7 @@ def _unauthorized(detail: str, error: str | None = None) -> Problem:
 
 
 def bearer_key() -> str | None:
-    header = current_request().headers.get("Authorization", "")
+    header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
@@ -97,7 +96,7 @@ def league_unseen(league_id: int) -> bool:
     body (its guard let it through as a write naming no league): the view
     answers it as it answers an unknown league, with the same checks in the
     same order."""
-    return bool(request_g().get("unseen_league") == league_id)
+    return bool(g.get("unseen_league") == league_id)
 
 
 def _known(digest: str | None, row: KeyRow | None) -> KeyRow | None:
@@ -205,7 +204,7 @@ def _resolve(guard: WriteGuard, access: Access, req: Request) -> None:
                     raise
                 # as an unknown league: no credential, and the view's checks, in its order, then its 422
                 access.credential = None
-                request_g().unseen_league = league_id
+                g.unseen_league = league_id
 
 
 #: RFC 9110, section 8.8.3: entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, in a list
@@ -305,7 +304,7 @@ def guard_write() -> Response | None:
     """before_request: steps 1 to 4 above, for every write. The request is
     taken from its proxy once: each attribute read through ``request``
     fails on the proxy itself first, raising an AttributeError."""
-    req = current_request()
+    req = request
     if req.method not in WRITE_METHODS or req.endpoint is None:
         return None
     guard: WriteGuard = current_app.extensions["write_guards"][req.endpoint, req.method]
@@ -327,7 +326,7 @@ def guard_write() -> Response | None:
         return replay
     if access.game is not None and (access.if_match == "required" or req.headers.get("If-Match")):
         _check_if_match(access.game, req)
-    request_g().guarded = access
+    g.guarded = access
     return None
 
 
@@ -356,14 +355,14 @@ def guard_read() -> Response | None:
     query arguments, so that their errors cannot tell the two 404s apart.
     A conditional read of a game whose ``If-None-Match`` matches the game's
     ETag is answered 304 here, once it is allowed."""
-    req = current_request()
+    req = request
     if req.method not in READ_METHODS or req.endpoint is None:
         return None
     guard: ReadGuard | None = current_app.extensions["read_guards"].get(req.endpoint)
     if guard is None:
         return None
     args: dict[str, Any] = req.view_args or {}
-    access = request_g().guarded = Access()
+    access = g.guarded = Access()
     audience = _audience(guard, args, access)
     if audience is None:
         raise _missing(guard, args)

@@ -33,7 +33,6 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import Response, g, request
 from sqlalchemy import delete, select
 
-from api.context import current_request
 from api.errors import IDEMPOTENCY, Problem
 from models import IdempotencyRecord, db
 
@@ -61,7 +60,7 @@ def _valid(key: str) -> bool:
 
 
 def _pending(scope: str) -> Pending | None:
-    key = current_request().headers.get(HEADER)
+    key = request.headers.get(HEADER)
     if key is None:
         return None
     if not _valid(key):

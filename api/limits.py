@@ -30,14 +30,13 @@ import time
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from api.context import current_request
 from api.errors import RATE_LIMITED, Problem
 
 log = logging.getLogger(__name__)
@@ -145,7 +144,7 @@ def count_write(credential: str | None, *, bulk: bool = False) -> None:
     limits: WriteLimits = current_app.extensions["write_limits"]
     if not limits.enabled:
         return
-    req = current_request()
+    req = request
     address = "addr:" + (req.remote_addr or "unknown")
     limits.check(credential or address, limits.items)
     if bulk:

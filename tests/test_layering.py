@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, g
 
 from api.body import Blueprint
-from api.context import request_g
 from api.docs import keyed_write
 from api.guards import Access
 from models.game import GameRow
@@ -108,7 +107,7 @@ KEY = KeyRow(3, "hash", None, 7, None, WRITE)
 GAME = GameRow({"id": 7})
 
 #: the api modules that are policy, not views: they run before a view, or record its answer
-POLICY = {"api.guards", "api.idempotency", "api.docs", "api.context"}
+POLICY = {"api.guards", "api.idempotency", "api.docs"}
 VIEWS = [m for m in MODULES if m.startswith("api.") and m not in POLICY and m != "api.judging"]
 
 
@@ -133,10 +132,8 @@ def test_no_view_reads_what_its_guard_found_from_g(module: str) -> None:
         f"line {node.lineno}"
         for node in ast.walk(_tree(module))
         if isinstance(node, ast.ImportFrom)
-        and (
-            (node.module == "flask" and any(alias.name == "g" for alias in node.names))
-            or (node.module == "api.context" and any(alias.name == "request_g" for alias in node.names))
-        )
+        and node.module == "flask"
+        and any(alias.name == "g" for alias in node.names)
     ]
     assert reads == [], f"{module} imports g at {', '.join(reads)}"
 
@@ -154,7 +151,7 @@ def test_a_view_is_handed_the_game_and_the_credential_its_guard_found() -> None:
         return ""
 
     with Flask(__name__).test_request_context("/"):
-        request_g().guarded = Access(credential=KEY, game=GAME)
+        g.guarded = Access(credential=KEY, game=GAME)
         view(game_id=7)
     assert seen == [(7, GAME, KEY)]
     assert not hasattr(bare, "__wrapped__")  # a view that names neither runs as it is, unwrapped
