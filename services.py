@@ -9,8 +9,9 @@ change to a game's hands reaches the league's totals, streaks and ratings.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy import select
 
@@ -19,13 +20,18 @@ from models import books as league_books
 from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
-from models.game import GameRow, GameView, Recorded, record_hand
+from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand
+from models.game import record_two_player_hand as record_two_player
 from models.league import PUBLIC
 from models.revisions import add_revision, latest_revision
 from models.security import KeyRow
 from models.transfer import ImportedLeague, ImportedPlayer
 from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
+from referee.preset_hand import DRAW_SCORE, HandScore
+from referee.presets import PresetRules
+from referee.scoring import Outcome, Side
+from referee.two_player import Seat, Seating
 
 
 class Judged(Protocol):
@@ -106,6 +112,78 @@ def start_game(
     return game, key
 
 
+class PresetJudged(Protocol):
+    """A two-player hand in any of its three forms, as the referee ruled it under the game's preset."""
+
+    @property
+    def mode(self) -> str: ...
+    @property
+    def knocker(self) -> Seat | None: ...
+    @property
+    def score(self) -> HandScore: ...
+    @property
+    def ruling(self) -> dict[str, Any]: ...
+    @property
+    def input(self) -> dict[str, Any]: ...
+
+
+def start_two_player_game(
+    players: list[int],
+    seating: Seating,
+    rules: PresetRules,
+    *,
+    played_at: datetime | None,
+    cut: dict[str, str] | None,
+    visibility: str = PUBLIC,
+) -> tuple[Game, str]:
+    """A new game under a two-player preset (R27, R28), outside a league, and its key (shown once)."""
+    game = Game(
+        visibility=visibility,
+        players=players,
+        rules=rules.as_dict(),
+        league_id=None,
+        played_at=played_at or now(),
+        cut=cut,
+        first_box=int(seating.dealer),
+        first_captain=int(seating.non_dealer),
+        first_sitter=None,
+        version=0,
+    )
+    db.session.add(game)
+    game.apply_two_player(game.replay_two_player())
+    db.session.flush()
+    add_event(game.id, game.version, "game_started")
+    return game, ApiKey.issue(game_id=game.id)[1]
+
+
+def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
+    score = judged.score
+    hand.mode = judged.mode
+    hand.knocker = None if judged.knocker is None else judged.knocker.value
+    hand.outcome = score.outcome.value
+    hand.scorer = None if score.scorer is None else score.scorer.value
+    hand.points = score.points
+    hand.input = judged.input
+    hand.ruling = judged.ruling
+    hand.knocker_deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
+
+
+def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
+    """The next hand of a two-player game, in the seating the game expects
+    (R28); none after the win (R30). ``by``: the id of the key that records it."""
+    recorded = record_two_player(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
+    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
+    return recorded
+
+
+def change_preset_rules(game: Game, rules: PresetRules) -> None:
+    """New rules of a two-player game, before the first hand (the view checks that)."""
+    game.rules = rules.as_dict()
+    game.apply_two_player(game.replay_two_player())
+    add_event(game.id, game.version, "rules_changed")
+
+
 def change_rules(game: Game, rules: Rules) -> None:
     """New rule options, before the first hand (the view checks that)."""
     game.rules = rules.as_dict()
@@ -144,10 +222,19 @@ def _replayed(game: Game) -> GameState:
     return replay(game.rule_options, game.first_roles, game.records())
 
 
+def _rederive(game: Game) -> None:
+    """R26: the game is the fold of its log again (raises GameStateError when
+    the log strands hands after a win)."""
+    if game.two_player:
+        game.apply_two_player(game.replay_two_player())
+    else:
+        game.apply(_replayed(game))
+
+
 def correct_hand(
     game: Game,
     hand: Hand,
-    judged: Judged,
+    judged: Judged | PresetJudged,
     *,
     by: int | None,
     reason: str | None = None,
@@ -157,10 +244,17 @@ def correct_hand(
     hands stand, and the game is the fold of its log again. The hand's new
     version joins its revisions, with the key, the reason and the dispute
     that led to it."""
-    hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-    state = _replayed(game)  # raises GameStateError when the correction strands later hands
-    hand.corrected_at = now()
-    game.apply(state)
+    if game.two_player:
+        _set_two_player_result(hand, cast(PresetJudged, judged))
+        state = game.replay_two_player()  # raises GameStateError when the correction strands later hands
+        hand.corrected_at = now()
+        game.apply_two_player(state)
+    else:
+        three = cast(Judged, judged)
+        hand.set_result(three.knocker, three.score, three.input, three.ruling, three.mode)
+        replayed = _replayed(game)  # raises GameStateError when the correction strands later hands
+        hand.corrected_at = now()
+        game.apply(replayed)
     _books(game, history=True)
     add_revision(game.id, hand, "corrected", game.scores, key_id=by, reason=reason, dispute_id=dispute_id)
     add_event(game.id, game.version, "hand_corrected", hand.number)
@@ -170,13 +264,15 @@ def undo_last_hand(game: Game, *, by: int | None, reason: str | None = None) -> 
     """Take back the last hand: it leaves the hands that stand, and stays in
     its revisions as undone."""
     undone = game.hands.pop()
-    game.apply(_replayed(game))
+    _rederive(game)
     _books(game, history=True)
     add_revision(game.id, undone, "undone", game.scores, key_id=by, reason=reason)
     add_event(game.id, game.version, "hand_undone", undone.number)
 
 
-def open_dispute(game: Game, hand: Hand, by: str, claim: str, judged: Judged, *, key_id: int | None) -> Dispute:
+def open_dispute(
+    game: Game, hand: Hand, by: str, claim: str, judged: Judged | PresetJudged, *, key_id: int | None
+) -> Dispute:
     """Contest a recorded hand: the referee's ruling on the cards given (or on
     the hand's own) is kept beside the one recorded, with how they differ.
     The hand stays as it is until the dispute is upheld."""
@@ -212,13 +308,42 @@ def resolve_dispute(
     rejected leaves the hand as it is."""
     if decision == "upheld":
         assert hand is not None and hand.number == dispute.number  # the view checks it still stands
-        correct_hand(game, hand, dispute.ruled(), by=key_id, reason=reason, dispute_id=dispute.id)
+        ruled = _preset_ruled(dispute) if game.two_player else dispute.ruled()
+        correct_hand(game, hand, ruled, by=key_id, reason=reason, dispute_id=dispute.id)
     dispute.status = decision
     dispute.reason = reason
     dispute.resolved_at = now()
     dispute.resolved_key_id = key_id
     game.version += 1
     add_event(game.id, game.version, "dispute_resolved", dispute.number)
+
+
+@dataclass(frozen=True, slots=True)
+class PresetRuled:
+    """A two-player hand as a dispute's ruling has it (R26, R28)."""
+
+    mode: str
+    knocker: Seat | None
+    score: HandScore
+    ruling: dict[str, Any]
+    input: dict[str, Any]
+
+
+def _preset_ruled(dispute: Dispute) -> PresetRuled:
+    ruling = dispute.ruling
+    if ruling["scorer"] is None:
+        score = DRAW_SCORE
+    else:
+        score = HandScore(
+            Outcome(ruling["outcome"]),
+            Side(ruling["scorer"]),
+            ruling["points"],
+            ruling["boxes"],
+            ruling["big_gin"],
+            ruling["base_points"],
+        )
+    knocker = None if dispute.knocker is None else Seat(dispute.knocker)
+    return PresetRuled(dispute.mode, knocker, score, ruling, dispute.input)
 
 
 def import_league(judged: ImportedLeague, mapping: dict[int, int]) -> tuple[League, list[ImportedPlayer], str]:

@@ -10,7 +10,7 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, stale_dispute
 from api.games import load_game
-from api.judging import Judged, judge_cards
+from api.judging import Judged, PresetJudged, judge_cards, judge_preset_input
 from api.shapes import Page, page_of
 from models import Dispute, Game, Hand, db
 from models.disputes import disputes_query
@@ -28,8 +28,19 @@ def _standing(game: Game, number: int) -> Hand | None:
     return next((h for h in game.hands if h.number == number), None)
 
 
-def _judged(data: dict[str, Any], hand: Hand, game: Game) -> Judged:
+def _judged(data: dict[str, Any], hand: Hand, game: Game) -> Judged | PresetJudged:
     """The referee's ruling on the dispute's cards, or on the hand's own."""
+    if game.two_player:
+        return _preset_judged(data, hand, game)
+    if data["by"] not in ("box", "captain", "sitter") or data.get("knocker", "box") not in ("box", "captain"):
+        raise invalid(
+            "by",
+            "a three-handed hand is disputed by the box, the captain or the sitter (R8)",
+            offending=data["by"],
+            rule="R8",
+        )
+    if "upcard" in data:
+        raise invalid("upcard", "a three-handed game takes no upcard (R27)", offending=str(data["upcard"]), rule="R27")
     knocker = data.get("knocker", hand.knocker)
     if "knocker_hand" in data:
         if knocker is None:
@@ -43,6 +54,39 @@ def _judged(data: dict[str, Any], hand: Hand, game: Game) -> Judged:
             offending=None,
         )
     return judge_cards(_HAND_INPUT.load(hand.input), game.rule_options)
+
+
+def _preset_judged(data: dict[str, Any], hand: Hand, game: Game) -> PresetJudged:
+    """A two-player hand's dispute (R28): the dispute's cards (and up-card,
+    R33) ruled on under the game's preset, or the hand's own again."""
+    if data["by"] not in ("dealer", "non_dealer"):
+        raise invalid(
+            "by",
+            "a two-player hand is disputed by the dealer or the non_dealer (R28)",
+            offending=data["by"],
+            rule="R28",
+        )
+    knocker = data.get("knocker", hand.knocker)
+    own = hand.input
+    if "knocker_hand" in data:
+        if knocker is None:
+            raise invalid("knocker", "this hand was a draw (R12): say who knocked", offending=None)
+        given = {k: data[k] for k in ("knocker_hand", "defender_hand")}
+        upcard = data.get("upcard", None if "upcard" not in own else _HAND_INPUT.load(own)["upcard"])
+        if upcard is not None:
+            given["upcard"] = upcard
+        return judge_preset_input({**given, "knocker": knocker}, game.preset_rules)
+    if hand.mode != "cards":
+        raise invalid(
+            "knocker_hand",
+            f"this hand was recorded {'by counts (R25)' if hand.mode == 'counts' else 'as a draw (R12)'}: "
+            "give both hands' cards to dispute it",
+            offending=None,
+        )
+    loaded = _HAND_INPUT.load(own)
+    if "upcard" in data:
+        loaded["upcard"] = data["upcard"]
+    return judge_preset_input(loaded, game.preset_rules)
 
 
 def _dispute(game_id: int, number: int, dispute_id: int) -> Dispute:

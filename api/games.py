@@ -20,6 +20,8 @@ from models.revisions import has_revisions
 from models.security import KeyRow, key_reads
 from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
+from referee.presets import PresetRules, resolve_rules
+from referee.two_player import verify_first_seating
 from schemas.events import EventArgsSchema, EventListSchema
 from schemas.games import (
     GameCreatedSchema,
@@ -49,11 +51,15 @@ def _seat(data: dict[str, Any]) -> Roles:
     """The first hand's roles (R8, R9, the referee's), once the players exist."""
     players: list[int] = data["players"]
     if len(set(players)) == 3:
-        known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
-        for i, p in enumerate(players):
-            if p not in known:
-                raise invalid(f"players[{i}]", f"there is no player {p}", offending=p)
+        _known_players(players)
     return verify_seating(players, roles=data.get("roles"), cut=data.get("cut"))
+
+
+def _known_players(players: list[int]) -> None:
+    known = set(db.session.scalars(select(Player.id).where(Player.id.in_(players))))
+    for i, p in enumerate(players):
+        if p not in known:
+            raise invalid(f"players[{i}]", f"there is no player {p}", offending=p)
 
 
 def _league_of(data: dict[str, Any]) -> int | None:
@@ -69,6 +75,28 @@ def _league_of(data: dict[str, Any]) -> int | None:
     return league_id
 
 
+def _start_two_player_game(data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
+    """R27, R28: a game under a two-player preset, seated by the cut or the dealer."""
+    players: list[int] = data["players"]
+    _known_players(players)
+    roles = data.get("roles")
+    if roles is not None and sorted(roles.values()) != sorted(players):
+        raise invalid(
+            "roles", "dealer and non_dealer must be the game's two players (R28)", offending=roles, rule="R28"
+        )
+    seating = verify_first_seating(players, dealer=None if roles is None else roles["dealer"], cut=data.get("cut"))
+    game, key = services.start_two_player_game(
+        players,
+        seating,
+        data["rules"],
+        played_at=data.get("played_at"),
+        cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
+        visibility=data.get("visibility", PUBLIC),
+    )
+    headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
+    return WithKey(game, key), 201, headers
+
+
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(GameInSchema())
@@ -81,6 +109,8 @@ class Games(MethodView):
         visibility. Outside a league it needs none and returns the game's own
         key, once: keep it to record hands; ``visibility: private`` makes its
         reads need that key or a share key."""
+        if isinstance(data["rules"], PresetRules):
+            return _start_two_player_game(data)
         roles = _seat(data)
         rules = Rules.from_options(data.get("rules"))
         game, key = services.start_game(
@@ -136,7 +166,13 @@ class GameById(MethodView):
                     "and their revisions keep the rulings made under its rules",
                     rule="R26",
                 )
-            services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
+            if game.two_player:
+                options = {k: v for k, v in game.rules.items() if k != "preset"}
+                services.change_preset_rules(
+                    game, resolve_rules(str(game.rules["preset"]), {**options, **data["rules"]})
+                )
+            else:
+                services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
         return game, {"ETag": game.etag}
 
 

@@ -9,7 +9,7 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
-from api.judging import judge_input
+from api.judging import judge_input, judge_preset_input, verify_three_handed_input
 from api.shapes import HandInGame, Page, page_of
 from models import Game, Hand
 from models.game import GameRow, StaleGameError
@@ -50,6 +50,31 @@ def _check_seating(
         raise seating_moved(given, now, number=number)
 
 
+def _no_seating(data: dict[str, Any]) -> None:
+    if "seating" in data:
+        raise invalid(
+            "seating", "a two-player hand is recorded in its game's seating: name its knocker (R28)", rule="R28"
+        )
+
+
+def _record_two_player_hand(
+    data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
+) -> tuple[HandInGame, int, dict[str, str]]:
+    """The next hand of a two-player game (R28-R33, R35), the game the fold of its log (R26)."""
+    _no_seating(data)
+    judged = judge_preset_input(data, game.preset_rules)
+    try:
+        recorded = services.record_two_player_hand(game, judged, by=credential.id)
+    except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
+        raise conflict("the game changed while this hand was being recorded: read it again") from None
+    hand, game = recorded.hand, recorded.game
+    return (
+        HandInGame(hand, game),
+        201,
+        {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
+    )
+
+
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
@@ -70,6 +95,9 @@ class Hands(MethodView):
     ) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         # the game: read and locked by the guard, with the key and If-Match
+        if game.two_player:
+            return _record_two_player_hand(data, game_id, game, credential)
+        verify_three_handed_input(data)
         _check_seating(data.pop("seating", None), game.next_roles, game.players)
         judged = judge_input(data, game.rule_options)
         try:
@@ -108,8 +136,14 @@ class HandByNumber(MethodView):
         if hand is None:
             raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
         reason = data.pop("reason", None)
-        _check_seating(data.pop("seating", None), hand.seating, game.players, number=number)
-        services.correct_hand(game, hand, judge_input(data, game.rule_options), by=credential.id, reason=reason)
+        if game.two_player:
+            _no_seating(data)
+            judged: Any = judge_preset_input(data, game.preset_rules)
+        else:
+            verify_three_handed_input(data)
+            _check_seating(data.pop("seating", None), hand.seating, game.players, number=number)
+            judged = judge_input(data, game.rule_options)
+        services.correct_hand(game, hand, judged, by=credential.id, reason=reason)
         return HandInGame(hand, game), {"ETag": game.etag}
 
     @blp.arguments(ReasonArgsSchema, location="query")

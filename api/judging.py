@@ -29,7 +29,8 @@ from referee import (
     judge_hand,
     score_counts,
 )
-from referee.errors import HistoryError
+from referee.errors import HandError, HistoryError
+from referee.explain import explain_draw
 from referee.game import advance, new_game
 from referee.history import (
     Dispute,
@@ -51,11 +52,21 @@ from referee.history import (
     verify_result,
     verify_standing,
 )
+from referee.preset_hand import (
+    DRAW_SCORE,
+    HandScore,
+    explain_preset_counts,
+    explain_preset_hand,
+    judge_preset_hand,
+    score_preset_counts,
+)
+from referee.presets import PresetRules
 from referee.roles import PlayerId
 from referee.stats import game_figures
+from referee.two_player import Seat, Seating, TwoPlayerHand
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
 from schemas.numbers import NotUtf8Error, NumberOutOfRangeError
-from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict
+from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict, step_dicts
 from schemas.transfer import GAME_SCHEMAS, GameReader
 from schemas.transfer_fast import load_game
 
@@ -117,6 +128,127 @@ def judge_input(data: dict[str, Any], rules: Rules) -> Judged:
             {"knocker": data["knocker"], "knocker_deadwood_count": k, "defender_deadwood_count": d},
         )
     return judge_cards(data, rules)
+
+
+_TWO_PLAYER_ONLY = ("upcard", "big_gin")
+
+
+def verify_three_handed_input(data: dict[str, Any]) -> None:
+    """A three-handed hand names the box or the captain (R8) and gives no
+    up-card (R33) nor big gin (R32): those are two-player presets' (R27)."""
+    knocker = data.get("knocker")
+    if knocker is not None and knocker not in ("box", "captain"):
+        raise invalid(
+            "knocker",
+            f"a three-handed hand's knocker is box or captain, not {knocker} (R8)",
+            offending=knocker,
+            rule="R8",
+        )
+    for name in _TWO_PLAYER_ONLY:
+        if name in data:
+            raise invalid(name, f"a three-handed game takes no {name} (R27)", offending=str(data[name]), rule="R27")
+
+
+@dataclass(frozen=True)
+class PresetJudged:
+    """A two-player hand as the referee ruled it under its game's preset."""
+
+    mode: str  # cards, counts, draw
+    knocker: Seat | None
+    score: HandScore
+    ruling: dict[str, Any]
+    input: dict[str, Any]
+
+
+def _winner(knocker: Seat | None, score: HandScore) -> str | None:
+    if knocker is None:
+        return None
+    hand = TwoPlayerHand(Seating(1, 2), knocker, score)
+    return None if hand.winner is None else hand.winner.value
+
+
+def _preset_ruling(
+    base: dict[str, Any], knocker: Seat | None, score: HandScore, limit: int | None, upcard: Any, steps: Any
+) -> dict[str, Any]:
+    """A two-player hand's ruling as stored and served: the hand's ruling with
+    its points after the spade double (R33), and what the preset adds."""
+    return {
+        **base,
+        "points": score.points,
+        "winner": _winner(knocker, score),
+        "base_points": score.base_points,
+        "boxes": score.boxes,
+        "big_gin": score.big_gin,
+        "upcard": None if upcard is None else str(upcard),
+        "knock_limit": limit,
+        "explanation": step_dicts(steps),
+    }
+
+
+def judge_preset_input(data: dict[str, Any], rules: PresetRules) -> PresetJudged:
+    """A two-player hand (R28) in any of its three forms, judged under the
+    game's preset (R29, R32, R33, R35)."""
+    if data.get("outcome") == "draw":  # R12
+        base = draw_ruling_dict()
+        ruling = _preset_ruling(base, None, DRAW_SCORE, None, None, explain_draw())
+        return PresetJudged("draw", None, DRAW_SCORE, ruling, {"outcome": "draw"})
+    knocker_name = data["knocker"]
+    if knocker_name not in ("dealer", "non_dealer"):
+        raise invalid(
+            "knocker",
+            f"a two-player hand's knocker is dealer or non_dealer, not {knocker_name} (R28)",
+            offending=knocker_name,
+            rule="R28",
+        )
+    knocker = Seat(knocker_name)
+    upcard = data.get("upcard")
+    try:
+        if "knocker_deadwood_count" in data:  # R25
+            k, d = data["knocker_deadwood_count"], data["defender_deadwood_count"]
+            big_gin = bool(data.get("big_gin", False))
+            score = score_preset_counts(rules, k, d, up_card=upcard, big_gin=big_gin)
+            steps = explain_preset_counts(rules, score, k, d, up_card=upcard)
+            base = count_ruling_dict(Score(score.outcome, score.scorer, score.base_points), k, d)
+            given: dict[str, Any] = {"knocker": knocker_name, "knocker_deadwood_count": k, "defender_deadwood_count": d}
+            if big_gin:
+                given["big_gin"] = True
+            if upcard is not None:
+                given["upcard"] = str(upcard)
+            limit = rules.terms(upcard).knock_limit
+            return PresetJudged(
+                "counts", knocker, score, _preset_ruling(base, knocker, score, limit, upcard, steps), given
+            )
+        if "big_gin" in data:
+            raise HandError(
+                "by cards, a big gin gives the knocker's 11 cards and no discard", field="big_gin", rule="R32"
+            )
+        knocker_hand, defender_hand = data["knocker_hand"], data["defender_hand"]
+        layoffs = defender_hand.get("layoffs")
+        judged = judge_preset_hand(
+            rules,
+            knocker_hand["cards"],
+            defender_hand["cards"],
+            up_card=upcard,
+            knocker_melds=knocker_hand.get("melds"),
+            defender_melds=defender_hand.get("melds"),
+            layoffs=None if layoffs is None else [Layoff(lo["card"], lo["meld"]) for lo in layoffs],
+            discard=knocker_hand.get("discard"),
+        )
+    except HandError as err:
+        if err.field == "up_card":
+            err.field = "upcard"
+        raise
+    given = {
+        "knocker": knocker_name,
+        "knocker_hand": knocker_hand_dict(knocker_hand),
+        "defender_hand": defender_hand_dict(defender_hand),
+    }
+    if upcard is not None:
+        given["upcard"] = str(upcard)
+    ruling = _preset_ruling(
+        ruling_dict(judged.ruling), knocker, judged.score, judged.terms.knock_limit, upcard, explain_preset_hand(judged)
+    )
+    return PresetJudged("cards", knocker, judged.score, ruling, given)
 
 
 # --- an import: every hand judged again, every game replayed --------------------------------------------

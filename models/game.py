@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -21,8 +21,20 @@ from models.database import DriverStatement, LazyRow, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
+from referee.preset_hand import DRAW_SCORE, HandScore
+from referee.presets import PresetRules, resolve_rules
 from referee.roles import PlayerId
+from referee.sheet import GameResult, ScoreSheet
 from referee.stats import Figures, add_hand, finish
+from referee.two_player import (
+    Seat,
+    Seating,
+    TwoPlayerHand,
+    TwoPlayerState,
+    advance_two_player,
+    replay_two_player,
+    verify_can_record_two_player,
+)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -49,7 +61,7 @@ class GameView:
         created_at: datetime
         first_box: int
         first_captain: int
-        first_sitter: int
+        first_sitter: int | None
         scores: dict[str, int]
         roles: dict[str, int] | None
         winner: int | None
@@ -58,6 +70,30 @@ class GameView:
         version: int
         hands_version: int
         visibility: str | None
+        boxes: dict[str, int] | None
+        sheet: dict[str, Any] | None
+        result: dict[str, Any] | None
+
+    @property
+    def two_player(self) -> bool:
+        """R27, R28: a game under a two-player preset (its stored rules name
+        the preset; a three-handed game's never do, as before presets)."""
+        return "preset" in self.rules
+
+    @property
+    def preset_rules(self) -> PresetRules:
+        """The game's resolved rules (R27), of any preset."""
+        return stored_rules(self.rules)
+
+    @property
+    def first_seats(self) -> Roles | Seating:
+        """The first hand's roles (R8), or its dealer and non-dealer (R28)."""
+        return self.first_seating if self.two_player else self.first_roles
+
+    @property
+    def first_seating(self) -> Seating:
+        """R28: who dealt the first hand of a two-player game."""
+        return Seating(self.first_box, self.first_captain)
 
     @property
     def status(self) -> str:
@@ -66,7 +102,8 @@ class GameView:
 
     @property
     def first_roles(self) -> Roles:
-        return Roles(box=self.first_box, captain=self.first_captain, sitter=self.first_sitter)
+        """The first hand's roles of a three-handed game (R8)."""
+        return Roles(box=self.first_box, captain=self.first_captain, sitter=cast(int, self.first_sitter))
 
     @property
     def next_roles(self) -> Roles | None:
@@ -104,6 +141,76 @@ class GameView:
         )
 
 
+def stored_rules(stored: Mapping[str, Any]) -> PresetRules:
+    """A game's stored rules, resolved again (R27): the preset and its options."""
+    options = {k: v for k, v in stored.items() if k != "preset"}
+    return resolve_rules(stored.get("preset", "three_handed"), options)
+
+
+def result_dict(result: GameResult | None) -> dict[str, Any] | None:
+    """R31: a finished two-player game's result as the game row keeps it."""
+    if result is None:
+        return None
+    return {
+        "winner": int(result.winner),
+        "loser": int(result.loser),
+        "shutout": result.shutout,
+        "net": result.net,
+        "totals": {
+            str(p): {
+                "hand_points": t.hand_points,
+                "box_bonus": t.box_bonus,
+                "game_bonus": t.game_bonus,
+                "shutout": t.shutout,
+                "total": t.total,
+            }
+            for p, t in result.totals.items()
+        },
+    }
+
+
+def two_player_columns(state: TwoPlayerState) -> dict[str, Any]:
+    """A two-player game row's columns derived from its hands (R28-R31)."""
+    seating = state.seating
+    return {
+        "scores": {str(p): n for p, n in state.scores.items()},
+        "roles": None if seating is None else {k: int(v) for k, v in seating.as_dict().items()},
+        "winner": None if state.winner is None else int(state.winner),
+        "hands_played": state.hands_played,
+        "out_of_turn": list(state.out_of_turn),
+        "boxes": {str(p): n for p, n in state.boxes.items()},
+        "result": result_dict(state.result),
+        "sheet": {
+            "hand_points": {str(p): n for p, n in state.sheet.hand_points.items()},
+            "hands_won": {str(p): n for p, n in state.sheet.hands_won.items()},
+        },
+    }
+
+
+def stored_two_player_state(game: GameView) -> TwoPlayerState:
+    """The stored state of a two-player game (what :func:`replay_two_player`
+    of its hands gave), to advance by one hand without reading them."""
+    players = tuple(game.players)
+    sheet = game.sheet
+    assert game.boxes is not None and sheet is not None  # a two-player game's row keeps them
+    by_player = {str(p): p for p in players}
+
+    def of(values: Mapping[str, int]) -> dict[PlayerId, int]:
+        return {by_player[k]: n for k, n in values.items()}
+
+    score_sheet = ScoreSheet(
+        players,
+        of(game.scores),
+        of(sheet["hand_points"]),
+        of(game.boxes),
+        of(sheet["hands_won"]),
+        game.winner,
+    )
+    roles = game.roles
+    seating = None if roles is None else Seating(roles["dealer"], roles["non_dealer"])
+    return TwoPlayerState(score_sheet, seating, game.hands_played, tuple(game.out_of_turn))
+
+
 def state_columns(state: GameState) -> dict[str, Any]:
     """The game row's columns derived from its hands."""
     return {
@@ -124,13 +231,18 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     cut: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     first_box: Mapped[int] = mapped_column(ForeignKey("player.id"))
     first_captain: Mapped[int] = mapped_column(ForeignKey("player.id"))
-    first_sitter: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    first_sitter: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)  # none: two players
     # Derived from the hands (referee.replay), kept in step in each write:
     scores: Mapped[dict[str, int]] = mapped_column(JSON)
     roles: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
     winner: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     out_of_turn: Mapped[list[int]] = mapped_column(JSON, default=list)
+    # A two-player game's boxes (R29), its players' hand points and hands won (the rest of its
+    # score sheet, R31) and, once won, its result (R31); null in a three-handed one.
+    boxes: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
+    sheet: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     # The version of the last change to the hands or the rules: what If-Match
     # on a write to them is checked against (GameView.guards).
@@ -166,9 +278,31 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
             hand.seating_follows = hand.number not in state.out_of_turn
         self._store_figures(state)
 
+    def two_player_records(self) -> list[TwoPlayerHand]:
+        return [hand.two_player_record() for hand in self.hands]
+
+    def replay_two_player(self) -> TwoPlayerState:
+        """R26: the two-player game's state, the fold of its hands' stored rulings."""
+        return replay_two_player(self.preset_rules, self.first_seating, self.two_player_records())
+
+    def apply_two_player(self, state: TwoPlayerState) -> None:
+        """Store a two-player game's full replay: the state on the game (with its
+        boxes and result), the running scores and R26 marks on its hands. A game
+        outside a league keeps no figures of its hands."""
+        for name, value in two_player_columns(state).items():
+            setattr(self, name, value)
+        self.version = (self.version or 0) + 1
+        self.hands_version = self.version
+        for hand, running in zip(self.hands, state.running, strict=True):
+            hand.scores_after = {str(p): n for p, n in running.items()}
+            hand.seating_follows = hand.number not in state.out_of_turn
+        self._write_figures(kept_figures(None, [], self.players, None))  # outside a league only
+
     def _store_figures(self, state: GameState) -> None:
         """Rewrite this game's per-player figures (models.figures.kept_figures)."""
-        figures = kept_figures(self.league_id, self.records(), self.players, state.winner)
+        self._write_figures(kept_figures(self.league_id, self.records(), self.players, state.winner))
+
+    def _write_figures(self, figures: Mapping[PlayerId, Figures]) -> None:
         rows = {row.player_id: row for row in self.figures}
         for player, f in figures.items():
             row = rows.get(int(player))
@@ -266,7 +400,7 @@ class HandRow:
     mode: str
     box: int
     captain: int
-    sitter: int
+    sitter: int | None  # none in a two-player game (R28): its box is the dealer, its captain the non-dealer
     knocker: str | None
     input: dict[str, Any]
     ruling: dict[str, Any]
@@ -277,7 +411,11 @@ class HandRow:
 
     @property
     def seating(self) -> Roles:
-        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+        return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
+
+    @property
+    def seats(self) -> Roles | Seating:
+        return Seating(self.box, self.captain) if self.sitter is None else self.seating
 
 
 class StaleGameError(Exception):
@@ -356,6 +494,80 @@ def record_hand(
     return Recorded(after, hand, record, delta)
 
 
+@dataclass(frozen=True, slots=True)
+class RecordedTwoPlayer:
+    """A two-player hand just recorded: the game's row after it and the hand's row."""
+
+    game: GameRow
+    hand: HandRow
+
+
+def record_two_player_hand(
+    game: GameRow, knocker: Seat | None, score: HandScore, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+) -> RecordedTwoPlayer:
+    """Record the next hand of a two-player ``game`` (read with ``lock=True``
+    in this transaction) in the seating it expects (R28): its stored state
+    advanced by the hand (none after the win, R30), the hand inserted and
+    the game's row updated, without loading its other hands."""
+    rules = game.preset_rules
+    state = stored_two_player_state(game)
+    verify_can_record_two_player(state)  # R30: a 409 naming the winner
+    seating = state.seating
+    assert seating is not None
+    after = advance_two_player(rules, state, TwoPlayerHand(seating, knocker, score))
+    columns = two_player_columns(after)
+    hand = HandRow(
+        number=after.hands_played,
+        mode=mode,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=None,
+        knocker=None if knocker is None else knocker.value,
+        input=hand_input,
+        ruling=ruling,
+        scores_after=columns["scores"],
+        seating_follows=True,
+        recorded_at=now(),
+    )
+    connection = db.session.connection()
+    connection.execute(
+        _INSERT_TWO_PLAYER_HAND,
+        {
+            "game_id": game.id,
+            "number": hand.number,
+            "mode": mode,
+            "box": hand.box,
+            "captain": hand.captain,
+            "sitter": None,
+            "knocker": hand.knocker,
+            "outcome": score.outcome.value,
+            "scorer": None if score.scorer is None else score.scorer.value,
+            "points": score.points,
+            "input": hand_input,
+            "ruling": ruling,
+            "scores_after": hand.scores_after,
+            "seating_follows": True,
+            "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None,
+            "recorded_at": hand.recorded_at,
+            "corrected_at": None,
+        },
+    )
+    version = game.version + 1
+    changed = connection.execute(
+        _UPDATE_TWO_PLAYER_GAME,
+        {
+            **{"new_" + k: v for k, v in columns.items()},
+            "game_id": game.id,
+            "old_version": game.version,
+            "new_version": version,
+            "new_hands_version": version,
+        },
+    ).rowcount
+    if changed != 1:
+        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
+    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand)
+
+
 class Hand(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "hand"
     __table_args__ = (
@@ -372,7 +584,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     mode: Mapped[str] = mapped_column(String(10))  # cards, counts, draw
     box: Mapped[int] = mapped_column(ForeignKey("player.id"))
     captain: Mapped[int] = mapped_column(ForeignKey("player.id"))
-    sitter: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    sitter: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)  # none: two players (R28)
     knocker: Mapped[str | None] = mapped_column(String(10), nullable=True)
     # outcome, scorer, points and knocker_deadwood repeat what the ruling says, on
     # purpose: replays and ratings read a league's whole log through them, and
@@ -392,7 +604,34 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def seating(self) -> Roles:
-        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+        """The roles of a three-handed hand (R8)."""
+        return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
+
+    @property
+    def seats(self) -> Roles | Seating:
+        """The hand's roles (R8), or its dealer and non-dealer (R28)."""
+        return self.two_player_seating if self.sitter is None else self.seating
+
+    @property
+    def two_player_seating(self) -> Seating:
+        """R28: a two-player hand's dealer (kept as its box) and non-dealer (its captain)."""
+        return Seating(self.box, self.captain)
+
+    def two_player_record(self) -> TwoPlayerHand:
+        """A two-player hand as its game's fold replays it: stored seating and ruling."""
+        knocker = None if self.knocker is None else Seat(self.knocker)
+        if self.scorer is None:
+            return TwoPlayerHand(self.two_player_seating, knocker, DRAW_SCORE)
+        ruling = self.ruling
+        score = HandScore(
+            Outcome(self.outcome),
+            Side(self.scorer),
+            self.points,
+            ruling["boxes"],
+            ruling["big_gin"],
+            ruling["base_points"],
+        )
+        return TwoPlayerHand(self.two_player_seating, knocker, score)
 
     def record(self) -> HandRecord:
         """The hand as the referee replays it: stored seating and ruling, never re-judged."""
@@ -452,6 +691,30 @@ _UPDATE_GAME = DriverStatement(
         {
             name: bindparam("new_" + name)
             for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "version", "hands_version")
+        }
+    )
+)
+
+# A two-player hand's write (record_two_player_hand): built once, run through the Core.
+_INSERT_TWO_PLAYER_HAND = insert(_HANDS)
+_UPDATE_TWO_PLAYER_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
+    .values(
+        {
+            name: bindparam("new_" + name)
+            for name in (
+                "scores",
+                "roles",
+                "winner",
+                "hands_played",
+                "out_of_turn",
+                "boxes",
+                "sheet",
+                "result",
+                "version",
+                "hands_version",
+            )
         }
     )
 )

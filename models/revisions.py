@@ -12,7 +12,7 @@ revision: no endpoint does, and a game is never deleted.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from sqlalchemy import JSON, ForeignKey, Integer, Select, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.database import DriverStatement, UTCDateTime, db, insert_rows, now
 from models.game import Game, Hand, HandRow
 from referee import Roles
+from referee.two_player import Seating
 
 #: What a revision did (schemas.fields.REVISION_ACTIONS lists the same for the API).
 RevisionAction = Literal["recorded", "corrected", "undone"]
@@ -40,7 +41,7 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
     mode: Mapped[str] = mapped_column(String(10))
     box: Mapped[int] = mapped_column(Integer)
     captain: Mapped[int] = mapped_column(Integer)
-    sitter: Mapped[int] = mapped_column(Integer)
+    sitter: Mapped[int | None] = mapped_column(Integer, nullable=True)  # none in a two-player game (R28)
     knocker: Mapped[str | None] = mapped_column(String(10), nullable=True)
     input: Mapped[dict[str, Any]] = mapped_column(JSON)
     ruling: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -55,7 +56,12 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def seating(self) -> Roles:
-        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+        return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
+
+    @property
+    def seats(self) -> Roles | Seating:
+        """The hand's roles (R8), or its dealer and non-dealer (R28)."""
+        return Seating(self.box, self.captain) if self.sitter is None else self.seating
 
 
 _REVISIONS = HandRevision.__table__

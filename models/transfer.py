@@ -19,7 +19,7 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import selectinload
@@ -228,7 +228,7 @@ def export_csv(league: League) -> str:
                     h.captain,
                     names.get(h.captain),
                     h.sitter,
-                    names.get(h.sitter),
+                    names.get(cast(int, h.sitter)),  # a league holds three-handed games only
                     h.knocker or "",
                     h.outcome,
                     scorer if scorer is not None else "",

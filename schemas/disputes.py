@@ -6,10 +6,19 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import DISPUTE_STATUSES, KNOCKERS, MODES, ROLES, Text
-from schemas.hands import MAX_REASON, DefenderHandSchema, KnockerHandSchema
+from schemas.fields import DISPUTE_STATUSES, KNOCKERS, MODES, ROLES, SEATS, Text
+from schemas.hands import MAX_REASON, DefenderHandSchema, KnockerHandSchema, card_field, knocker_seat
 from schemas.pages import PageArgsSchema, PageSchema
 from schemas.rulings import Dumped, RulingSchema
+
+_ROLE = validate.OneOf(ROLES)
+
+
+def _role_or_seat(value: str) -> None:
+    """box, captain or sitter (R8), as before presets; or a two-player seat (R28)."""
+    if value not in SEATS:
+        _ROLE(value)
+
 
 MAX_CLAIM = 2000
 
@@ -21,16 +30,24 @@ class DisputeInSchema(Schema):
 
     by = fields.String(
         required=True,
-        validate=validate.OneOf(ROLES),
-        metadata={"description": "Who disputes: box, captain or sitter (the sitter may advise, R8)"},
+        validate=_role_or_seat,
+        metadata={
+            "description": "Who disputes: box, captain or sitter (the sitter may advise, R8); "
+            "dealer or non_dealer in a two-player game (R28)",
+            "enum": [*ROLES, *SEATS],
+        },
     )
     claim = Text(MAX_CLAIM, required=True, metadata={"description": "What the disputing side says"})
     knocker = fields.String(
-        validate=validate.OneOf(KNOCKERS),
-        metadata={"description": "Who knocked, if not as recorded (needed to dispute a draw, R12)"},
+        validate=knocker_seat,
+        metadata={
+            "description": "Who knocked, if not as recorded (needed to dispute a draw, R12)",
+            "enum": [*KNOCKERS, *SEATS],
+        },
     )
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
+    upcard = card_field(metadata={"description": "R33: the up-card, if not as recorded (oklahoma)"})
 
     @validates_schema
     def _both_hands_or_none(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -75,7 +92,7 @@ class DisputeSchema(Schema):
             "another (corrected, undone or replaced) is a 409"
         },
     )
-    by = fields.String(required=True, metadata={"enum": list(ROLES)})
+    by = fields.String(required=True, metadata={"enum": [*ROLES, *SEATS]})
     claim = fields.String(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
     knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})

@@ -14,6 +14,7 @@ from referee import Card, CardSyntaxError, Role, parse_card
 
 MAX_ID = 2147483647
 KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, so never knocks
+SEATS = ["dealer", "non_dealer"]  # R28: who knocks in a two-player hand
 MODES = ["cards", "counts", "draw"]  # how a hand was entered: R21, R25, R12
 STATUSES = ["in_progress", "finished"]  # R20
 ORDERS = ["asc", "desc"]

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_dump, validate, validates_schema
 
+from referee.presets import PresetRules
 from schemas.fields import (
     STATUSES,
     UTCDateTime,
@@ -14,15 +15,58 @@ from schemas.fields import (
     id_field,
     visibility_field,
 )
-from schemas.hands import SeatingSchema, card_field, seating_dict
+from schemas.hands import SeatsOut, card_field, seating_dict, seats_dict
 from schemas.pages import PageArgsSchema  # noqa: F401  (the lists' query, imported from here too)
-from schemas.rules import RulesOutSchema, RulesSchema
+from schemas.rules import PresetRulesInSchema, RulesOutSchema, RulesSchema
 
 
 class RolesInSchema(Schema):
     box = id_field(required=True, metadata={"example": 2})
     captain = id_field(required=True, metadata={"example": 3})
     sitter = id_field(required=True, metadata={"example": 1})
+
+
+class TwoPlayerRolesInSchema(Schema):
+    """R28: who deals the first hand of a two-player game."""
+
+    dealer = id_field(required=True, metadata={"example": 1})
+    non_dealer = id_field(required=True, metadata={"example": 2})
+
+
+_ROLES_IN = RolesInSchema()
+_TWO_PLAYER_ROLES_IN = TwoPlayerRolesInSchema()
+
+
+class RolesIn(fields.Field):
+    """The first hand's roles: box, captain and sitter (R8), or a two-player
+    game's dealer and non_dealer (R28)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, Any]:
+        if isinstance(value, dict) and ("dealer" in value or "non_dealer" in value):
+            loaded: dict[str, Any] = _TWO_PLAYER_ROLES_IN.load(value)
+        else:
+            loaded = _ROLES_IN.load(value)
+        return loaded
+
+
+def _seating_spec(*names: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": list(names),
+        "properties": {n: {"type": "integer", "minimum": 1} for n in names},
+        "additionalProperties": False,
+    }
+
+
+THREE_SEATS = _seating_spec("box", "captain", "sitter")
+TWO_SEATS = _seating_spec("dealer", "non_dealer")
+
+
+def _players(players: list[Any]) -> None:
+    """Two players (a two-player preset, R28) or three (R8): the schema
+    checks which the rules ask for."""
+    if len(players) not in (2, 3):
+        raise ValidationError("Length must be 3.")
 
 
 def _three_at_most(cut: dict[str, Any]) -> None:
@@ -48,21 +92,33 @@ class GameInSchema(Schema):
     players = fields.List(
         id_field(),
         required=True,
-        validate=validate.Length(equal=3),
-        metadata={"uniqueItems": True, "example": [1, 2, 3]},
+        validate=_players,
+        metadata={
+            "uniqueItems": True,
+            "minItems": 2,
+            "maxItems": 3,
+            "example": [1, 2, 3],
+            "description": "Three players, or two under a two-player preset (R28)",
+        },
     )
     cut = fields.Dict(
         keys=fields.String(validate=validate.Length(max=12)),
         values=card_field(),
         validate=_three_at_most,
         metadata={
-            "description": "Player id -> the card he cut (R9): one entry for each player",
+            "description": "Player id -> the card he cut (R9): one entry for each player "
+            "(two under a two-player preset, R28)",
             "minProperties": 3,
             "maxProperties": 3,
         },
     )
-    roles = fields.Nested(RolesInSchema)
-    rules = fields.Nested(RulesSchema, load_default=dict)
+    roles = RolesIn(
+        metadata={
+            "oneOf": [THREE_SEATS, TWO_SEATS],
+            "description": "box, captain and sitter (R8); or, under a two-player preset, dealer and non_dealer (R28)",
+        }
+    )
+    rules = fields.Nested(PresetRulesInSchema, load_default=dict)
     league_id = id_field(metadata={"description": "The league the game counts for; all three players must be members"})
     played_at = UTCDateTime(
         metadata={"description": "When the game started (default: now); give it for games entered after the fact"}
@@ -84,6 +140,19 @@ class GameInSchema(Schema):
         if "visibility" in data and data.get("league_id") is not None:
             raise ValidationError("a game in a league follows its league's visibility", "visibility")
 
+    @validates_schema(skip_on_field_errors=True)
+    def _players_of_the_preset(self, data: dict[str, Any], **kwargs: Any) -> None:
+        rules, players, roles = data.get("rules"), data["players"], data.get("roles")
+        two = isinstance(rules, PresetRules)
+        preset = rules.preset if isinstance(rules, PresetRules) else "three_handed"
+        if len(players) != (2 if two else 3):
+            raise ValidationError(f"{preset} is played by 2 players (R28)" if two else "Length must be 3.", "players")
+        if roles is not None and ("dealer" in roles) != two:
+            wanted = "dealer and non_dealer (R28)" if two else "box, captain and sitter (R8)"
+            raise ValidationError(f"the roles of this game are {wanted}", "roles")
+        if two and data.get("league_id") is not None:
+            raise ValidationError(f"a game of {preset} is not served in a league yet", "league_id")
+
 
 class GamePatchSchema(Schema):
     """The rule options (before the first hand), the visibility (of a game
@@ -98,19 +167,55 @@ class GamePatchSchema(Schema):
             raise ValidationError("give rules or visibility", "rules")
 
 
+class PlayerTotalSchema(Schema):
+    """R31: a player's total at the end of a two-player game, and its parts."""
+
+    hand_points = fields.Integer(required=True)
+    box_bonus = fields.Integer(required=True, metadata={"description": "R29: box_bonus per box"})
+    game_bonus = fields.Integer(required=True, metadata={"description": "R30: the winner's"})
+    shutout = fields.Integer(required=True, metadata={"description": "R31: what a shutout adds (the winner's)"})
+    total = fields.Integer(required=True)
+
+
+class GameResultSchema(Schema):
+    """R31: a finished two-player game's result."""
+
+    winner = fields.Integer(required=True)
+    loser = fields.Integer(required=True)
+    shutout = fields.Boolean(required=True, metadata={"description": "R31: the loser won no hand"})
+    net = fields.Integer(required=True, metadata={"description": "The winner's total minus the loser's"})
+    totals = fields.Dict(keys=fields.String(), values=fields.Nested(PlayerTotalSchema), required=True)
+
+
 class GameSchema(Schema):
     id = fields.Integer(required=True)
     status = fields.String(required=True, metadata={"enum": list(STATUSES)})
     players = fields.List(fields.Integer(), required=True)
-    rules = fields.Nested(RulesOutSchema, required=True)
+    rules = fields.Nested(
+        RulesOutSchema,
+        required=True,
+        metadata={"description": "The rules the game plays by: under a preset, its name and every option (R27)"},
+    )
     scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    roles = fields.Nested(
-        SeatingSchema,
+    roles = SeatsOut(
         required=True,
         allow_none=True,
-        metadata={"description": "Roles for the next hand; null once finished"},
+        metadata={
+            "description": "Roles for the next hand (dealer and non_dealer under a two-player preset, R28); "
+            "null once finished"
+        },
     )
-    first_roles = fields.Nested(SeatingSchema, required=True)
+    first_roles = SeatsOut(required=True, attribute="first_seats")
+    boxes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "R29: each player's boxes (a two-player game only)"},
+    )
+    result = fields.Nested(
+        GameResultSchema,
+        allow_none=True,
+        metadata={"description": "R31: the result once the game is won; null before (a two-player game only)"},
+    )
     cut = fields.Dict(keys=fields.String(), values=fields.String(), required=True, allow_none=True)
     hands_played = fields.Integer(required=True)
     winner = fields.Integer(required=True, allow_none=True)
@@ -139,13 +244,25 @@ class GameSchema(Schema):
             return game_dict(obj)
         return super().dump(obj, many=many)
 
+    @post_dump
+    def _two_player_only(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """A three-handed game shows no boxes and no result, as before presets
+        (its rules name no preset)."""
+        rules = data.get("rules")
+        if not (isinstance(rules, dict) and "preset" in rules):
+            data.pop("boxes", None)
+            data.pop("result", None)
+        return data
 
-_RULE_NAMES = tuple(RulesOutSchema().fields)
+
+_RULE_NAMES = tuple(RulesSchema().fields)
 
 
 def game_dict(game: Any) -> dict[str, Any]:
     """A game as :class:`GameSchema`'s fields dump it, member for member and
     in the same order (a property test holds the two equal)."""
+    if game.two_player:
+        return _two_player_game_dict(game)
     rules, roles, first, cut, scores = game.rules, game.roles, game.first_roles, game.cut, game.scores
     return {
         "id": dump_int(game.id),
@@ -159,6 +276,31 @@ def game_dict(game: Any) -> dict[str, Any]:
         "hands_played": dump_int(game.hands_played),
         "winner": dump_int(game.winner),
         "out_of_turn": None if game.out_of_turn is None else [dump_int(n) for n in game.out_of_turn],
+        "version": dump_int(game.version),
+        "league_id": dump_int(game.league_id),
+        "visibility": dump_text(game.visibility),
+        "played_at": dump_datetime(game.played_at),
+        "created_at": dump_datetime(game.created_at),
+    }
+
+
+def _two_player_game_dict(game: Any) -> dict[str, Any]:
+    """A two-player game (R27-R31) as :class:`GameSchema`'s fields dump it."""
+    cut, result = game.cut, game.result
+    return {
+        "id": dump_int(game.id),
+        "status": dump_text(game.status),
+        "players": [dump_int(p) for p in game.players],
+        "rules": dict(game.rules),
+        "scores": {dump_text(k): dump_int(v) for k, v in game.scores.items()},
+        "roles": seats_dict(game.roles),
+        "first_roles": seats_dict(game.first_seating),
+        "boxes": None if game.boxes is None else {dump_text(k): dump_int(v) for k, v in game.boxes.items()},
+        "result": None if result is None else dict(result),
+        "cut": None if cut is None else {dump_text(k): dump_text(v) for k, v in cut.items()},
+        "hands_played": dump_int(game.hands_played),
+        "winner": dump_int(game.winner),
+        "out_of_turn": [dump_int(n) for n in game.out_of_turn],
         "version": dump_int(game.version),
         "league_id": dump_int(game.league_id),
         "visibility": dump_text(game.visibility),

@@ -12,6 +12,7 @@ from schemas.fields import (
     KNOCKERS,
     MODES,
     REVISION_ACTIONS,
+    SEATS,
     STATUSES,
     CardField,
     CardList,
@@ -153,8 +154,8 @@ _COUNT_FIELDS = ("knocker_deadwood_count", "defender_deadwood_count")
 # the three forms of a hand: (title, required members, how many members at most)
 # (each may add the ``seating`` it was played in)
 _FORMS: list[dict[str, Any]] = [
-    {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 4},
-    {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 4},
+    {"title": "By cards", "required": ["knocker", *_CARDS_FIELDS], "maxProperties": 5},
+    {"title": "By counts (R25)", "required": ["knocker", *_COUNT_FIELDS], "maxProperties": 6},
     {"title": "A draw (R12)", "required": ["outcome"], "maxProperties": 2},
 ]
 
@@ -270,6 +271,16 @@ def _load_input(value: Any) -> dict[str, Any]:
     raise _NotCommon
 
 
+_KNOCKER_ROLE = validate.OneOf(KNOCKERS)
+
+
+def knocker_seat(value: str) -> None:
+    """box or captain (R8), as before presets; or a two-player seat (R28),
+    which the hand's game checks it plays by."""
+    if value not in SEATS:
+        _KNOCKER_ROLE(value)
+
+
 class HandSeatingInSchema(Schema):
     """Who played the hand: the player in the box and the captain (R7), and
     the sitter if the client knows him."""
@@ -292,10 +303,24 @@ class HandInSchema(Schema):
         json_schema = {"oneOf": _FORMS}
 
     knocker = fields.String(
-        validate=validate.OneOf(KNOCKERS), metadata={"description": "Who knocked: box or captain", "example": "box"}
+        validate=knocker_seat,
+        metadata={
+            "description": "Who knocked: box or captain; dealer or non_dealer under a two-player preset (R28)",
+            "enum": [*KNOCKERS, *SEATS],
+            "example": "box",
+        },
     )
     knocker_hand = fields.Nested(KnockerHandSchema)
     defender_hand = fields.Nested(DefenderHandSchema)
+    upcard = card_field(
+        metadata={"description": "R33: an oklahoma hand's up-card (by cards or by counts); no other game takes one"}
+    )
+    big_gin = fields.Boolean(
+        metadata={
+            "description": "R32: by counts, a knocker who melded all 11 cards (his count is 0); by cards, "
+            "give his 11 cards and no discard"
+        }
+    )
     knocker_deadwood_count = fields.Integer(
         strict=True,
         metadata={
@@ -320,7 +345,7 @@ class HandInSchema(Schema):
     def _one_mode(self, data: dict[str, Any], **kwargs: Any) -> None:
         errors: dict[str, list[str]] = {}
         if "outcome" in data:
-            for name in ("knocker", *_CARDS_FIELDS, *_COUNT_FIELDS):
+            for name in ("knocker", *_CARDS_FIELDS, *_COUNT_FIELDS, "upcard", "big_gin"):
                 if name in data:
                     errors[name] = ["a draw has no knocker, hands or counts (R12)"]
         else:
@@ -388,12 +413,59 @@ class SeatingSchema(Schema):
     sitter = fields.Integer(required=True)
 
 
+_SEATS_SPEC = {
+    "oneOf": [
+        {
+            "type": "object",
+            "title": "Three-handed (R8)",
+            "required": ["box", "captain", "sitter"],
+            "properties": {name: {"type": "integer"} for name in ("box", "captain", "sitter")},
+        },
+        {
+            "type": "object",
+            "title": "Two players (R28)",
+            "required": ["dealer", "non_dealer"],
+            "properties": {name: {"type": "integer"} for name in ("dealer", "non_dealer")},
+        },
+    ]
+}
+
+
+class SeatsOut(fields.Field):
+    """Who sits where: box, captain and sitter (R8), or dealer and non_dealer (R28)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {**_SEATS_SPEC, **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return seats_dict(value)
+
+
+def seats_dict(seats: Any) -> dict[str, int | None] | None:
+    """Roles (R8) or a two-player seating (R28), as a mapping or a value type."""
+    if seats is None:
+        return None
+    if isinstance(seats, Mapping):
+        if "dealer" in seats:
+            return {name: dump_int(seats[name]) for name in _SEAT_NAMES}
+        return seating_dict(seats)
+    if hasattr(seats, "dealer"):
+        return {name: dump_int(getattr(seats, name)) for name in _SEAT_NAMES}
+    return seating_dict(seats)
+
+
+_SEAT_NAMES = ("dealer", "non_dealer")
+
+
 class HandSchema(Schema):
     number = fields.Integer(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
-    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
-    seating = fields.Nested(
-        SeatingSchema, required=True, metadata={"description": "The players in each role as the hand was played (R26)"}
+    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, *SEATS, None]})
+    seating = SeatsOut(
+        required=True,
+        attribute="seats",
+        metadata={"description": "The players in each role as the hand was played (R26, R28)"},
     )
     seating_follows = fields.Boolean(
         required=True,
@@ -412,8 +484,7 @@ class HandSchema(Schema):
         attribute="scores_after",
         metadata={"description": "Running scores after this hand"},
     )
-    roles = fields.Nested(
-        SeatingSchema,
+    roles = SeatsOut(
         required=True,
         allow_none=True,
         metadata={"description": "The game's roles for its next hand; null once the game is won"},
@@ -445,13 +516,13 @@ def hand_dict(shown: Any) -> dict[str, Any]:
         "number": dump_int(hand.number),
         "mode": dump_text(hand.mode),
         "knocker": dump_text(hand.knocker),
-        "seating": seating_dict(hand.seating),
+        "seating": seating_dict(hand.seating) if hand.sitter is not None else seats_dict(hand.seats),
         "seating_follows": dump_bool(hand.seating_follows),
-        "ruling": explained(hand.ruling, game.rule_options),
+        "ruling": dict(hand.ruling) if "explanation" in hand.ruling else explained(hand.ruling, game.rule_options),
         "input": None if given is None else dict(given),
         "discard": dump_text(shown.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
-        "roles": seating_dict(game.roles),
+        "roles": seating_dict(game.roles) if hand.sitter is not None else seats_dict(game.roles),
         "status": dump_text(game.status),
         "winner": dump_int(game.winner),
         "recorded_at": dump_datetime(hand.recorded_at),
@@ -481,8 +552,8 @@ class RevisionSchema(Schema):
     revision = fields.Integer(required=True, metadata={"description": "1, 2, ... under this hand number"})
     action = fields.String(required=True, metadata={"enum": list(REVISION_ACTIONS)})
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
-    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, None]})
-    seating = fields.Nested(SeatingSchema, required=True)
+    knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, *SEATS, None]})
+    seating = SeatsOut(required=True, attribute="seats")
     input = fields.Dict(required=True, metadata={"description": "The hand as entered, canonical cards"})
     ruling = Dumped(RulingSchema, required=True, rules=lambda revision: revision.game.rule_options)
     scores = fields.Dict(

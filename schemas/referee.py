@@ -1,10 +1,12 @@
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
-from schemas.fields import KNOCKERS
-from schemas.hands import DefenderHandSchema, KnockerHandSchema, card_field, declared_melds, hand_cards
-from schemas.rules import RulesSchema
+from schemas.fields import KNOCKERS, SEATS
+from schemas.hands import DefenderHandSchema, KnockerHandSchema, card_field, declared_melds, hand_cards, knocker_seat
+from schemas.rules import PresetRulesInSchema
+
+_UPCARD = "R33: the up-card under oklahoma (it sets the knock limit); no other preset takes one"
 
 
 class KnockInSchema(Schema):
@@ -13,15 +15,21 @@ class KnockInSchema(Schema):
     )
     melds = declared_melds("AS 2S 3S | 4H 5H 6H | 7D 8D 9D")
     discard = card_field(allow_none=True, load_default=None, metadata={"example": None})
-    rules = fields.Nested(RulesSchema)
+    rules = fields.Nested(PresetRulesInSchema)
+    upcard = card_field(metadata={"description": _UPCARD})
 
 
 class RefereeHandInSchema(Schema):
     """A hand by cards, judged without a game."""
 
     knocker = fields.String(
-        validate=validate.OneOf(KNOCKERS), metadata={"description": "Optional; not used by the ruling"}
+        validate=knocker_seat,
+        metadata={
+            "description": "Optional; not used by the ruling (under a two-player preset: dealer or non_dealer)",
+            "enum": [*KNOCKERS, *SEATS],
+        },
     )
     knocker_hand = fields.Nested(KnockerHandSchema, required=True)
     defender_hand = fields.Nested(DefenderHandSchema, required=True)
-    rules = fields.Nested(RulesSchema)
+    rules = fields.Nested(PresetRulesInSchema)
+    upcard = card_field(metadata={"description": _UPCARD})

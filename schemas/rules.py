@@ -1,10 +1,18 @@
-"""Rule options."""
+"""Rule options, and the presets that set them (R27)."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from referee.errors import RuleOptionError
+from referee.presets import OPTION_RANGES, Preset, PresetRules, resolve_rules
 from referee.rules import OPTIONS
+
+#: R34, R36: presets of the rules that the API does not serve yet
+NOT_SERVED = {"hollywood": "R34", "cutthroat": "R36"}
+PRESET_NAMES = [p.value for p in Preset] + list(NOT_SERVED)
 
 
 def _option(name: str) -> fields.Integer:
@@ -27,5 +35,93 @@ class RulesSchema(Schema):
     target_score = _option("target_score")
 
 
+def _preset_option(name: str, description: str) -> fields.Field:
+    """An option of the two-player presets (R27's table), checked by
+    ``referee.presets.resolve_rules`` (which names it, its value and its range)."""
+    rule, allowed = OPTION_RANGES[name]
+    meta: dict[str, Any] = {"description": f"{rule}: {description}"}
+    if allowed is bool:
+        meta["type"] = "boolean"
+    elif isinstance(allowed, tuple):
+        meta.update(type="integer", minimum=allowed[0], maximum=allowed[1])
+    else:
+        meta.update(type="string", enum=[m.value for m in allowed])  # type: ignore[union-attr]
+    return fields.Raw(metadata=meta)
+
+
+_THREE_HANDED = frozenset(RulesSchema().fields)
+
+_PRESET_OPTIONS = {
+    "big_gin_bonus": "the big gin bonus, 0 (default): no big gin",
+    "next_dealer": "who deals the next hand (default winner)",
+    "box_bonus": "points per box at the end (default 25)",
+    "gin_boxes": "boxes for a gin (default 1)",
+    "undercut_boxes": "boxes for an undercut (default 1)",
+    "boxes_immediate": "box bonuses count at once, toward the target (default off)",
+    "game_bonus": "to the winner (default 100)",
+    "shutout": "what a shutout pays (default double)",
+    "ace": "oklahoma: the knock limit of an ace up-card (default gin_only)",
+    "spades_double": "oklahoma: what a spade up-card doubles (default points)",
+}
+
+
+class PresetRulesInSchema(RulesSchema):
+    """A game's rules: a ``preset`` (R27; none is ``three_handed``, with the
+    options above) and its options, each checked against the preset's range
+    (R27's table). Loads as the plain options of a three-handed game, or as
+    the resolved rules of a two-player preset."""
+
+    preset = fields.String(
+        validate=validate.OneOf(PRESET_NAMES),
+        metadata={
+            "description": "R27: three_handed (default), classic, straight or oklahoma "
+            "(hollywood and cutthroat are not served yet)"
+        },
+    )
+    big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
+    next_dealer = _preset_option("next_dealer", _PRESET_OPTIONS["next_dealer"])
+    box_bonus = _preset_option("box_bonus", _PRESET_OPTIONS["box_bonus"])
+    gin_boxes = _preset_option("gin_boxes", _PRESET_OPTIONS["gin_boxes"])
+    undercut_boxes = _preset_option("undercut_boxes", _PRESET_OPTIONS["undercut_boxes"])
+    boxes_immediate = _preset_option("boxes_immediate", _PRESET_OPTIONS["boxes_immediate"])
+    game_bonus = _preset_option("game_bonus", _PRESET_OPTIONS["game_bonus"])
+    shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
+    ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
+    spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])
+
+    @validates_schema
+    def _preset_served(self, data: dict[str, Any], **kwargs: Any) -> None:
+        preset = data.get("preset", "three_handed")
+        if preset in NOT_SERVED:
+            raise ValidationError(f"{preset} ({NOT_SERVED[preset]}) is not served yet", "preset")
+        if preset == Preset.THREE_HANDED:
+            unknown = [name for name in data if name not in _THREE_HANDED and name != "preset"]
+            if unknown:
+                raise ValidationError({name: ["Unknown field."] for name in unknown})
+
+    @post_load
+    def _resolved(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any] | PresetRules:
+        preset = data.pop("preset", "three_handed")
+        if preset == Preset.THREE_HANDED:
+            return data
+        try:
+            return resolve_rules(preset, data)
+        except RuleOptionError as err:
+            raise ValidationError(err.message, err.evidence.get("option", "preset")) from None
+
+
 class RulesOutSchema(RulesSchema):
-    pass
+    """The rules a game plays by: a three-handed game's four options, or a
+    preset's name and every option's value (R27)."""
+
+    preset = fields.String(metadata={"enum": [p.value for p in Preset], "description": "R27; absent: three_handed"})
+    big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
+    next_dealer = _preset_option("next_dealer", _PRESET_OPTIONS["next_dealer"])
+    box_bonus = _preset_option("box_bonus", _PRESET_OPTIONS["box_bonus"])
+    gin_boxes = _preset_option("gin_boxes", _PRESET_OPTIONS["gin_boxes"])
+    undercut_boxes = _preset_option("undercut_boxes", _PRESET_OPTIONS["undercut_boxes"])
+    boxes_immediate = _preset_option("boxes_immediate", _PRESET_OPTIONS["boxes_immediate"])
+    game_bonus = _preset_option("game_bonus", _PRESET_OPTIONS["game_bonus"])
+    shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
+    ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
+    spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])

@@ -72,6 +72,8 @@ class Dumped(fields.Nested):
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if isinstance(nested_obj, dict):
+            if "explanation" in nested_obj:  # a preset's ruling keeps its explanation (R27)
+                return dict(nested_obj)
             return explained(nested_obj, self.rules(obj))
         return super()._serialize(nested_obj, attr, obj, **kwargs)
 
@@ -239,6 +241,18 @@ class RulingSchema(Schema):
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerRulingSchema, required=True, allow_none=True)
     defender = fields.Nested(DefenderRulingSchema, required=True, allow_none=True)
+    # under a two-player preset (R27) only:
+    winner = fields.String(
+        allow_none=True,
+        metadata={"enum": ["dealer", "non_dealer", None], "description": "R28: who won the hand; null for a draw"},
+    )
+    base_points = fields.Integer(metadata={"description": "R33: the points before a spade up-card doubles them"})
+    boxes = fields.Integer(metadata={"description": "R29: the boxes the hand counts for its winner"})
+    big_gin = fields.Boolean(metadata={"description": "R32: the knocker melded all 11 cards"})
+    upcard = fields.String(allow_none=True, metadata={"description": "R33: the hand's up-card (oklahoma)"})
+    knock_limit = fields.Integer(
+        allow_none=True, metadata={"description": "The hand's knock limit (R14, R33, R35); null for a draw"}
+    )
     explanation = _explanation(required=True)
 
 
