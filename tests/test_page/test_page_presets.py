@@ -293,6 +293,13 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
         )
         assert wide == [], (name, wide[-3:])
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (name, wide)
+        small = page.evaluate(
+            """() => [...document.querySelectorAll('button, select, input:not([type=checkbox]), summary')]
+                  .filter(e => e.offsetParent !== null)
+                  .filter(e => { const r = e.getBoundingClientRect(); return r.height < 44 || r.width < 44; })
+                  .map(e => e.outerHTML.slice(0, 80))"""
+        )
+        assert small == [], name  # every tap target is at least 44 px
         checks.append((name, serious(page)))
 
     look("start")
