@@ -15,7 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from tests.test_page.conftest import Api, shot
-from tests.test_page.table import tap, taps, wait_hands
+from tests.test_page.table import open_section, tap, taps, wait_hands
 
 pytestmark = pytest.mark.slow
 
@@ -213,6 +213,20 @@ def test_r33_r31_a_whole_oklahoma_game_by_tapping_the_up_card_a_spade_double_and
     assert game["roles"] == {"dealer": dee, "non_dealer": cy}
     assert api.get(f"/games/{game_id}/hands/1")["input"]["upcard"] == "7S"
 
+    # A correction keeps the hand's seats and re-judges it (R26): the up-card was 7♥, not 7♠, so no
+    # double: 20, and the same dealer next (Dee won it either way).
+    open_section(page, "hands")
+    page.click('li.hand[data-number="1"] .actions button.secondary >> nth=0')
+    expect(page.locator("#record-title")).to_contain_text("1")
+    expect(page.locator('.targets button[data-target="u"]')).to_contain_text("7♠")
+    page.click('.targets button[data-target="u"]')
+    taps(page, "7H")
+    page.click("#save")
+    expect(page.locator(f'.scores tr[data-player="{dee}"] .points')).to_have_text("20")
+    game = board(page, api, game_id, 1)
+    assert game["scores"] == {str(cy): 0, str(dee): 20}
+    assert api.get(f"/games/{game_id}/hands/1")["input"]["upcard"] == "7H"
+
     # 2. By counts, up-card A♦: an ace is gin only (ace "gin_only", R33), so the knocker's count is 0 at most.
     counts(page, "dealer", 0, 30)
     expect(page.locator(".preview")).to_contain_text("R33")  # no up-card yet
@@ -221,37 +235,37 @@ def test_r33_r31_a_whole_oklahoma_game_by_tapping_the_up_card_a_spade_double_and
     expect(page.locator(".preview .verdict")).to_have_attribute("data-points", "55")  # 30 + 25
     page.click("#save")
     game = board(page, api, game_id, 2)
-    assert game["scores"] == {str(cy): 0, str(dee): 95}
+    assert game["scores"] == {str(cy): 0, str(dee): 75}
     assert game["boxes"] == {str(cy): 0, str(dee): 2}
     assert game["roles"] == {"dealer": dee, "non_dealer": cy}
 
-    # 3. By counts, up-card K♠: gin, 40 + 25 = 65, doubled to 130: Dee reaches 225 and wins.
+    # 3. By counts, up-card K♠: gin, 40 + 25 = 65, doubled to 130: Dee reaches 205 and wins.
     counts(page, "dealer", 0, 40)
     taps(page, "KS")
     expect(page.locator(".preview .verdict")).to_have_attribute("data-points", "130")
     page.click("#save")
     game = board(page, api, game_id, 3)
     assert game["status"] == "finished" and game["winner"] == dee
-    assert game["scores"] == {str(cy): 0, str(dee): 225}
+    assert game["scores"] == {str(cy): 0, str(dee): 205}
     assert game["boxes"] == {str(cy): 0, str(dee): 3}
 
     # R31: Cy won no hand, a shutout ("double"): hand points and game bonus doubled, box bonuses not:
-    # 225 + 3 x 25 + 100 + (225 + 100) = 725; net 725.
+    # 205 + 3 x 25 + 100 + (205 + 100) = 685; net 685.
     result = page.locator(".result")
-    expect(result).to_have_attribute("data-net", "725")
+    expect(result).to_have_attribute("data-net", "685")
     shown = {
         part: [result.locator(f'tr[data-part="{part}"] td[data-player="{p}"]').inner_text() for p in (dee, cy)]
         for part in ("hand_points", "box_bonus", "game_bonus", "shutout", "total")
     }
     assert shown == {
-        "hand_points": ["225", "0"],
+        "hand_points": ["205", "0"],
         "box_bonus": ["75", "0"],
         "game_bonus": ["100", "0"],
-        "shutout": ["325", "0"],
-        "total": ["725", "0"],
+        "shutout": ["305", "0"],
+        "total": ["685", "0"],
     }
     expect(result.locator(".shutout-mark")).to_be_visible()
-    assert game["result"]["shutout"] is True and game["result"]["net"] == 725
+    assert game["result"]["shutout"] is True and game["result"]["net"] == 685
 
 
 def test_r33_a_knock_over_the_up_cards_limit_is_refused_on_the_page_and_nothing_is_recorded(phones, api: Api) -> None:
@@ -303,6 +317,8 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
         checks.append((name, serious(page)))
 
     look("start")
+    page.locator(".rule-options summary").scroll_into_view_if_needed()
+    look("options")
     page.click('button[data-how="roles"]')
     page.select_option("#role-dealer", str(a))
     page.select_option("#role-non_dealer", str(b))
