@@ -93,6 +93,7 @@ export function stepWords(step) {
   const values = {
     ...p,
     card: p.card ? face(p.card) : "",
+    up_card: p.up_card ? face(p.up_card) : "", // R33
     melds: meldsText(p.melds),
     deadwood: cardsText(p.deadwood),
     onto: cardsText(p.onto),

@@ -299,6 +299,7 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
         assert MISSING.findall(text) == [], name
         wide = page.evaluate(
             """(width) => [...document.querySelectorAll('body *')]
+                  .filter(e => e instanceof HTMLElement)
                   .filter(e => { const r = e.getBoundingClientRect();
                     return r.right > width + 0.5
                       || (r.left + e.scrollWidth > width + 0.5 && getComputedStyle(e).overflowX === "visible"); })
@@ -310,6 +311,7 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
         small = page.evaluate(
             """() => [...document.querySelectorAll('button, select, input:not([type=checkbox]), summary')]
                   .filter(e => e.offsetParent !== null)
+                  .filter(e => e instanceof HTMLElement)
                   .filter(e => { const r = e.getBoundingClientRect(); return r.height < 44 || r.width < 44; })
                   .map(e => e.outerHTML.slice(0, 80))"""
         )
@@ -342,6 +344,16 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
     expect(page.locator(".result")).to_be_visible()
     page.locator(".result").scroll_into_view_if_needed()
     look("result")
+    open_section(page, "hands")
+    expect(page.locator("li.hand .hand-title")).to_contain_text("5♠")  # the hand's up-card
+    look("hands")
+    page.click("li.hand details summary")
+    steps = page.locator("li.hand .explanation")
+    expect(steps.locator('li[data-code="up_card_limit"]')).to_contain_text("5♠")  # R33, in the page's words
+    expect(steps.locator('li[data-code="spade_double"]')).to_be_visible()
+    expect(steps.locator('li[data-code="spade_double_boxes"]')).to_be_visible()
+    steps.scroll_into_view_if_needed()
+    look("detail")
     game = api.get(f"/games/{game_id}")
     assert game["winner"] == a and game["result"]["shutout"] is True
     assert [(name, found) for name, found in checks if found] == []
