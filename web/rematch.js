@@ -15,7 +15,7 @@ export function rematchPart(game, name, leagueName) {
   const status = h("div", { class: "rematch-status", role: "status", "aria-live": "polite" });
   const seated = game.roles || game.first_roles;
 
-  const cutPart = () => cutFieldset("rematch-cut", game.players.map(name));
+  const cutPart = () => cutFieldset("rematch-cut", game.players.map(name), game.players.length === 2 ? t("start.cut_help_two") : null);
 
   const ROLES = seatsOf(game); // box, captain, sitter; or dealer, non_dealer (R28)
   const rolesPart = () =>

@@ -182,6 +182,16 @@ def test_r28_r32_a_whole_classic_game_by_tapping_with_a_big_gin_and_the_undercut
     assert game["result"]["totals"][str(ann)]["total"] == 272 and game["result"]["totals"][str(bob)]["total"] == 35
     expect(page.locator(".winner")).to_have_attribute("data-winner", str(ann))
 
+    # A rematch: the same two, the same preset and options, seated by a new cut (R28).
+    page.fill("#rematch-cut-0", "QD")
+    page.fill("#rematch-cut-1", "2C")
+    page.click("#rematch-start")
+    page.wait_for_url(re.compile(rf"#game=(?!{game_id}\b)\d+"))
+    page.wait_for_selector(".scores.two-player tbody tr")
+    again_id = int(re.search(r"game=(\d+)", page.url).group(1))  # type: ignore[union-attr]
+    again = api.get(f"/games/{again_id}")
+    assert again["rules"] == game["rules"] and again["roles"] == {"dealer": bob, "non_dealer": ann}
+
 
 def test_r33_r31_a_whole_oklahoma_game_by_tapping_the_up_card_a_spade_double_and_a_shutout(phones, api: Api) -> None:
     cy, dee = api.player("Cy-o2"), api.player("Dee-o2")
