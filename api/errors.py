@@ -116,16 +116,19 @@ def conflict(detail: str, **members: Any) -> Problem:
 def seating_moved(given: dict[str, int], seating: dict[str, int], *, number: int | None = None) -> Problem:
     """A 409: the hand names players in seats they no longer hold (R11), or
     (``number``, a correction) not the seats that hand was played in."""
-    where = ", ".join(f"{role} {seating[role]}" for role in ("box", "captain", "sitter"))
+    two = "dealer" in seating  # R28: a two-player game's seats
+    where = ", ".join(f"{role} {seating[role]}" for role in (("dealer", "non_dealer") if two else ROLE_NAMES))
     named = ", ".join(f"{role} {player}" for role, player in given.items())
     detail = (
         f"hand {number} was played by {where}, not {named} (R26: a correction keeps its seating)"
         if number is not None
-        else f"the seating has moved on (R11): now {where}, not {named}; say again who knocked"
+        else f"the seating has moved on ({'R28' if two else 'R11'}): now {where}, not {named}; say again who knocked"
     )
-    return Problem(
-        409, detail, type=SEATING_MOVED, rule="R26" if number is not None else "R11", seating=seating, given=given
-    )
+    rule = "R26" if number is not None else "R28" if two else "R11"
+    return Problem(409, detail, type=SEATING_MOVED, rule=rule, seating=seating, given=given)
+
+
+ROLE_NAMES = ("box", "captain", "sitter")
 
 
 def stale_dispute(dispute: Any, revision: int | None) -> Problem:

@@ -32,6 +32,7 @@ from schemas.games import (
     KeySchema,
     PageArgsSchema,
 )
+from schemas.rules import THREE_HANDED_OPTIONS
 
 FEED_RETRY_AFTER = 5  # seconds: a phone refused a wait polls meanwhile
 
@@ -172,6 +173,9 @@ class GameById(MethodView):
                     game, resolve_rules(str(game.rules["preset"]), {**options, **data["rules"]})
                 )
             else:
+                for name in data["rules"]:
+                    if name not in THREE_HANDED_OPTIONS:  # R27: an option of the two-player presets only
+                        raise invalid(f"rules.{name}", "Unknown field.", offending=data["rules"][name])
                 services.change_rules(game, Rules.from_options({**game.rules, **data["rules"]}))
         return game, {"ETag": game.etag}
 

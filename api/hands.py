@@ -40,6 +40,8 @@ def _check_seating(
     those of the next hand, or (``number``) those that hand was played in."""
     if given is None or seating is None:  # none named; a finished game refuses the hand itself (R20)
         return
+    if "dealer" in given:
+        raise invalid("seating", "a three-handed hand names its box and captain (R8)", offending=given, rule="R8")
     for role, player in given.items():
         if player not in players:
             raise invalid(f"seating.{role}", f"player {player} does not play in this game", offending=player)
@@ -50,18 +52,29 @@ def _check_seating(
         raise seating_moved(given, now, number=number)
 
 
-def _no_seating(data: dict[str, Any]) -> None:
-    if "seating" in data:
-        raise invalid(
-            "seating", "a two-player hand is recorded in its game's seating: name its knocker (R28)", rule="R28"
-        )
+def _check_two_player_seating(
+    given: dict[str, int] | None, seating: dict[str, int] | None, players: list[int], *, number: int | None = None
+) -> None:
+    """A two-player hand that names its dealer and non_dealer is recorded only
+    in those seats (R28): the next hand's, or (``number``) those it was played in."""
+    if given is None or seating is None:
+        return
+    if "dealer" not in given:
+        raise invalid("seating", "a two-player hand names its dealer and non_dealer (R28)", offending=given, rule="R28")
+    for role, player in given.items():
+        if player not in players:
+            raise invalid(f"seating.{role}", f"player {player} does not play in this game", offending=player)
+    if given["dealer"] == given["non_dealer"]:
+        raise invalid("seating", "one player named in two seats", offending=given)
+    if any(int(seating[role]) != player for role, player in given.items()):
+        raise seating_moved(given, {k: int(v) for k, v in seating.items()}, number=number)
 
 
 def _record_two_player_hand(
     data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
 ) -> tuple[HandInGame, int, dict[str, str]]:
     """The next hand of a two-player game (R28-R33, R35), the game the fold of its log (R26)."""
-    _no_seating(data)
+    _check_two_player_seating(data.pop("seating", None), game.roles, game.players)
     judged = judge_preset_input(data, game.preset_rules)
     try:
         recorded = services.record_two_player_hand(game, judged, by=credential.id)
@@ -137,7 +150,8 @@ class HandByNumber(MethodView):
             raise conflict(f"there is no hand {number} to correct: the game has {game.hands_played} hands", rule="R26")
         reason = data.pop("reason", None)
         if game.two_player:
-            _no_seating(data)
+            played = {k: int(v) for k, v in hand.two_player_seating.as_dict().items()}
+            _check_two_player_seating(data.pop("seating", None), played, game.players, number=number)
             judged: Any = judge_preset_input(data, game.preset_rules)
         else:
             verify_three_handed_input(data)

@@ -17,7 +17,7 @@ from schemas.fields import (
 )
 from schemas.hands import SeatsOut, card_field, seating_dict, seats_dict
 from schemas.pages import PageArgsSchema  # noqa: F401  (the lists' query, imported from here too)
-from schemas.rules import PresetRulesInSchema, RulesOutSchema, RulesSchema
+from schemas.rules import PresetRulesInSchema, RulesOutSchema, RulesPatchSchema, RulesSchema
 
 
 class RolesInSchema(Schema):
@@ -158,7 +158,7 @@ class GamePatchSchema(Schema):
     """The rule options (before the first hand), the visibility (of a game
     outside a league, at any time), or both."""
 
-    rules = fields.Nested(RulesSchema)
+    rules = fields.Nested(RulesPatchSchema)
     visibility = visibility_field(metadata={"description": "A game outside a league only"})
 
     @validates_schema

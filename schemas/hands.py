@@ -290,7 +290,45 @@ class HandSeatingInSchema(Schema):
     sitter = id_field(metadata={"example": 1})
 
 
+class TwoPlayerSeatingInSchema(Schema):
+    """Who played a two-player hand: its dealer and non-dealer (R28)."""
+
+    dealer = id_field(required=True, metadata={"example": 1})
+    non_dealer = id_field(required=True, metadata={"example": 2})
+
+
 _SEATING = HandSeatingInSchema()
+_TWO_PLAYER_SEATING = TwoPlayerSeatingInSchema()
+
+
+class SeatingIn(fields.Field):
+    """The seating a hand names: box and captain (R8, and the sitter), or a
+    two-player hand's dealer and non_dealer (R28)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, Any]:
+        two = isinstance(value, dict) and ("dealer" in value or "non_dealer" in value)
+        loaded: dict[str, Any] = (_TWO_PLAYER_SEATING if two else _SEATING).load(value)
+        return loaded
+
+
+_SEATING_SPEC = {
+    "oneOf": [
+        {
+            "type": "object",
+            "title": "Three-handed (R8)",
+            "required": ["box", "captain"],
+            "properties": {name: {"type": "integer", "minimum": 1} for name in ("box", "captain", "sitter")},
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "title": "Two players (R28)",
+            "required": ["dealer", "non_dealer"],
+            "properties": {name: {"type": "integer", "minimum": 1} for name in ("dealer", "non_dealer")},
+            "additionalProperties": False,
+        },
+    ]
+}
 
 
 class HandInSchema(Schema):
@@ -333,11 +371,12 @@ class HandInSchema(Schema):
         strict=True, metadata={"description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100}
     )
     outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})
-    seating = fields.Nested(
-        HandSeatingInSchema,
+    seating = SeatingIn(
         metadata={
-            "description": "The players the hand was played by (R11): when the game's seating has moved on "
-            "(or, for a correction, the hand was played by others), a 409 naming who sits where, and nothing recorded"
+            **_SEATING_SPEC,
+            "description": "The players the hand was played by (R11; dealer and non_dealer, R28): when the "
+            "game's seating has moved on "
+            "(or, for a correction, the hand was played by others), a 409 naming who sits where, and nothing recorded",
         },
     )
 
@@ -384,7 +423,9 @@ class HandInSchema(Schema):
                 return loaded
             if loaded is not None:
                 try:
-                    return {**loaded, "seating": _SEATING.load(data["seating"])}
+                    seating = data["seating"]
+                    two = type(seating) is dict and "dealer" in seating
+                    return {**loaded, "seating": (_TWO_PLAYER_SEATING if two else _SEATING).load(seating)}
                 except ValidationError:
                     pass  # the fields below name it, with its path
         return super().load(data, many=many, partial=partial, unknown=unknown)

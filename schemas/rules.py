@@ -125,3 +125,23 @@ class RulesOutSchema(RulesSchema):
     shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
     ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
     spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])
+
+
+class RulesPatchSchema(RulesSchema):
+    """Options to change before the first hand: a three-handed game's four,
+    or any option of a two-player game's preset (R27, checked against it by
+    the game); the preset itself stays as the game started."""
+
+    big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
+    next_dealer = _preset_option("next_dealer", _PRESET_OPTIONS["next_dealer"])
+    box_bonus = _preset_option("box_bonus", _PRESET_OPTIONS["box_bonus"])
+    gin_boxes = _preset_option("gin_boxes", _PRESET_OPTIONS["gin_boxes"])
+    undercut_boxes = _preset_option("undercut_boxes", _PRESET_OPTIONS["undercut_boxes"])
+    boxes_immediate = _preset_option("boxes_immediate", _PRESET_OPTIONS["boxes_immediate"])
+    game_bonus = _preset_option("game_bonus", _PRESET_OPTIONS["game_bonus"])
+    shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
+    ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
+    spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])
+
+
+THREE_HANDED_OPTIONS = _THREE_HANDED

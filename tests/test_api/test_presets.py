@@ -328,3 +328,12 @@ def test_r33_the_knock_limit_of_the_referees_knock_is_the_up_cards(api: Api) -> 
     assert (verdict["valid"], verdict["rule"]) == (False, "R35")
     body = problem(api.post("/referee/knock", {"cards": cards, "rules": {"preset": "oklahoma"}}), 422)
     assert body["rule"] == "R33" and "upcard" in body["errors"]
+
+
+def test_r8_a_three_handed_hand_naming_a_dealer_is_a_422(api: Api, pair: tuple[int, int]) -> None:
+    ann, bob = pair
+    cy = api.player("Cy")
+    three = api.new_game([ann, bob, cy], roles={"box": ann, "captain": bob, "sitter": cy})
+    seated = {**by_counts("box", 3, 20), "seating": {"dealer": ann, "non_dealer": bob}}
+    body = problem(api.client.post(f"/api/v1/games/{three['id']}/hands", json=seated), 422)
+    assert "seating" in body["errors"]

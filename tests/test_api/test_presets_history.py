@@ -129,3 +129,84 @@ def test_the_rules_of_a_two_player_game_change_before_its_first_hand(api: Api, g
     assert response.status_code == 200, response.get_json()
     rules = response.get_json()["rules"]
     assert (rules["preset"], rules["gin_bonus"], rules["target_score"]) == ("classic", 20, 50)
+
+
+def test_r28_a_hand_naming_seats_the_game_has_left_is_a_409_and_nothing_is_recorded(
+    api: Api, game: dict[str, Any]
+) -> None:
+    ann, bob = ids(game)
+    gid = game["id"]
+    seated = {**by_counts("non_dealer", 3, 20), "seating": {"dealer": ann, "non_dealer": bob}}
+    assert api.record(gid, seated)["roles"] == {"dealer": bob, "non_dealer": ann}
+    # a second phone sends the same seating again: Bob deals now
+    body = problem(api.client.post(f"/api/v1/games/{gid}/hands", json=seated), 409)
+    assert body["rule"] == "R28" and body["seating"] == {"dealer": bob, "non_dealer": ann}
+    assert body["type"] == "https://ginref.org/problems/seating-moved"
+    assert api.game(gid)["hands_played"] == 1
+    # a correction keeps the hand's seating (R26)
+    body = problem(
+        api.client.put(f"/api/v1/games/{gid}/hands/1", json={**seated, "seating": {"dealer": bob, "non_dealer": ann}}),
+        409,
+    )
+    assert body["rule"] == "R26"
+    assert api.correct(gid, 1, seated)["ruling"]["points"] == 17
+    wrong = problem(
+        api.client.post(f"/api/v1/games/{gid}/hands", json={**seated, "seating": {"box": ann, "captain": bob}}), 422
+    )
+    assert "seating" in wrong["errors"]
+
+
+def test_r27_a_patch_checks_the_options_against_the_games_preset(api: Api, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    patched = api.client.patch(f"/api/v1/games/{gid}", json={"rules": {"next_dealer": "alternate", "box_bonus": 10}})
+    assert patched.status_code == 200, patched.get_json()
+    rules = patched.get_json()["rules"]
+    assert (rules["next_dealer"], rules["box_bonus"], rules["target_score"]) == ("alternate", 10, 50)
+    body = problem(api.client.patch(f"/api/v1/games/{gid}", json={"rules": {"ace": "one"}}), 422)
+    assert "rules.ace" in body["errors"]
+    body = problem(api.client.patch(f"/api/v1/games/{gid}", json={"rules": {"gin_boxes": 9}}), 422)
+    assert "rules.gin_boxes" in body["errors"]
+    assert api.game(gid)["rules"] == rules
+
+
+def test_a_three_handed_game_takes_no_preset_option_in_a_patch(api: Api) -> None:
+    players = [api.player(n) for n in ("Ann", "Bob", "Cy")]
+    game = api.new_game(players, roles={"box": players[0], "captain": players[1], "sitter": players[2]})
+    body = problem(api.client.patch(f"/api/v1/games/{game['id']}", json={"rules": {"box_bonus": 10}}), 422)
+    assert body["errors"] == {"rules.box_bonus": ["Unknown field."]}
+
+
+def test_lists_of_games_show_a_two_player_game_as_its_own_read_does(api: Api, game: dict[str, Any]) -> None:
+    ann, bob = ids(game)
+    gid = game["id"]
+    api.record(gid, by_counts("non_dealer", 0, 40))  # Bob: 65, the game, a shutout
+    own = api.game(gid)
+    assert own["result"]["totals"][str(bob)]["total"] == 65 + 25 + 100 + 165
+    listed = api.client.get("/api/v1/games").get_json()["items"]
+    assert [g for g in listed if g["id"] == gid] == [own]
+    history = api.client.get(f"/api/v1/players/{ann}/games").get_json()["items"]
+    assert [g for g in history if g["id"] == gid] == [own]
+
+
+def test_a_two_player_hand_write_is_idempotent_under_its_key(api: Api, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    headers = {"Idempotency-Key": "hand-1-of-the-evening"}
+    first = api.client.post(f"/api/v1/games/{gid}/hands", json=by_counts("non_dealer", 3, 20), headers=headers)
+    assert first.status_code == 201, first.get_json()
+    again = api.client.post(
+        f"/api/v1/games/{gid}/hands",
+        json=by_counts("non_dealer", 3, 20),
+        headers={**headers, "If-Match": first.headers["ETag"]},
+    )
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert api.game(gid)["hands_played"] == 1
+
+
+def test_a_private_two_player_game_is_read_with_its_key_only(api: Api) -> None:
+    ann, bob = api.player("Ann"), api.player("Bob")
+    game = api.new_game(
+        [ann, bob], rules={"preset": "straight"}, roles={"dealer": ann, "non_dealer": bob}, visibility="private"
+    )
+    assert api.client.get(f"/api/v1/games/{game['id']}").status_code == 404
+    read = api.client.get(f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {game['key']}"})
+    assert read.status_code == 200 and read.get_json()["rules"]["preset"] == "straight"
