@@ -41,11 +41,8 @@ const owned = (s, who) => canonical(Object.keys(s.assign).filter((c) => s.assign
 const melded = (s) => new Set([...s.kMelds.flat(), ...s.dMelds.flat(), ...s.layoffs.map((l) => l.card)]);
 
 /** The API body for the hand as entered, played in `seating` (the API
- * refuses it when the seats have moved meanwhile, R11). */
-export function handBody(s, seats, rules = {}) {
-  // R11: a three-handed hand says the seats it was played in, which the API
-  // checks; a two-player hand (R28) names its knocker by seat only
-  const seating = seats && "dealer" in seats ? undefined : seats;
+ * refuses it when the seats have moved meanwhile, R11, R28). */
+export function handBody(s, seating, rules = {}) {
   if (s.mode === "draw") return { outcome: "draw", seating };
   const upcard = rules.preset === "oklahoma" && s.upcard ? { upcard: s.upcard } : {}; // R33
   if (s.mode === "counts") {

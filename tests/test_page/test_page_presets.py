@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
@@ -367,3 +368,39 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
     game = api.get(f"/games/{game_id}")
     assert game["winner"] == a and game["result"]["shutout"] is True
     assert [(name, found) for name, found in checks if found] == []
+
+
+def test_r28_a_two_player_hand_refused_because_the_seats_moved_says_who_deals_now_by_name(phones, api: Api) -> None:
+    ann, bob = api.player("Ann-s2"), api.player("Bob-s2")
+    created = api.post(
+        "/games", {"players": [ann, bob], "roles": {"dealer": ann, "non_dealer": bob}, "rules": {"preset": "classic"}}
+    ).json()
+    game_id, key = created["id"], created["key"]
+    first = {"dealer": ann, "non_dealer": bob}
+    body = {"knocker": "non_dealer", "knocker_deadwood_count": 2, "defender_deadwood_count": 9, "seating": first}
+    api.post(f"/games/{game_id}/hands", body, key=key, **{"If-Match": api.get_etag(f"/games/{game_id}")})
+    # the API's own answer to a hand that names the seats as they were before hand 1 (R28: Bob won, Bob deals)
+    moved = requests.post(
+        f"{api.base}/games/{game_id}/hands",
+        json={"outcome": "draw", "seating": first},
+        headers={"Authorization": f"Bearer {key}", "If-Match": api.get_etag(f"/games/{game_id}")},
+        timeout=10,
+    )
+    assert (moved.status_code, moved.json()["type"]) == (409, "https://ginref.org/problems/seating-moved")
+    page = phones(viewport=PHONE).open(f"game={game_id}&key={key}")
+    page.wait_for_selector("li.hand", state="attached")
+    expect(page.locator(f'.scores tr[data-player="{bob}"] .dealer')).to_be_visible()
+    page.route(
+        f"**/api/v1/games/{game_id}/hands",
+        lambda route: (
+            route.fulfill(status=409, content_type="application/problem+json", body=moved.text)
+            if route.request.method == "POST"
+            else route.fallback()
+        ),
+    )
+    page.click('button[data-mode="draw"]')
+    page.click("#save")
+    problem = page.locator(".status .problem")
+    expect(problem).to_have_attribute("data-kind", "seating-moved")
+    expect(problem.locator(".problem-seating")).to_have_text("Now: Dealer: Bob-s2 · Non-dealer: Ann-s2.")
+    assert api.get(f"/games/{game_id}")["hands_played"] == 1
