@@ -404,3 +404,40 @@ def test_r28_a_two_player_hand_refused_because_the_seats_moved_says_who_deals_no
     expect(problem).to_have_attribute("data-kind", "seating-moved")
     expect(problem.locator(".problem-seating")).to_have_text("Now: Dealer: Bob-s2 · Non-dealer: Ann-s2.")
     assert api.get(f"/games/{game_id}")["hands_played"] == 1
+
+
+def test_r28_hands_queued_offline_move_the_deal_on_by_next_dealer_and_are_sent_in_their_seats(phones, api: Api) -> None:
+    ann, bob = api.player("Ann-q2"), api.player("Bob-q2")
+    phone = phones(viewport=PHONE)
+    page = phone.open()
+    # next_dealer "loser" (R28): the loser of a hand deals the next
+    game_id = start_two(
+        page, "classic", [ann, bob], roles={"dealer": ann, "non_dealer": bob}, options={"next_dealer": "loser"}
+    )
+    knocked = page.locator(".knocker button")
+    queued = page.locator(".queue li.queued")
+    expect(knocked).to_have_text(["Dealer (Ann-q2) knocked", "Non-dealer (Bob-q2) knocked"])
+
+    phone.context.set_offline(True)
+    counts(page, "dealer", 2, 12)  # Ann knocks and wins 10: Bob, who lost, deals the next
+    page.click("#save")
+    expect(queued).to_have_count(1)
+    expect(knocked).to_have_text(["Dealer (Bob-q2) knocked", "Non-dealer (Ann-q2) knocked"])
+    counts(page, "dealer", 4, 3)  # Bob knocks and is undercut: Ann scores 25 + 1, Bob lost, deals again
+    expect(page.locator(".preview .verdict")).to_have_attribute("data-points", "26")
+    page.click("#save")
+    expect(queued).to_have_count(2)
+    expect(knocked).to_have_text(["Dealer (Bob-q2) knocked", "Non-dealer (Ann-q2) knocked"])
+    bodies = [q["body"] for q in page.evaluate("JSON.parse(localStorage.getItem('ginref.queue'))")]
+    assert [b["seating"] for b in bodies] == [
+        {"dealer": ann, "non_dealer": bob},
+        {"dealer": bob, "non_dealer": ann},
+    ]
+    assert api.get(f"/games/{game_id}")["hands_played"] == 0
+
+    phone.context.set_offline(False)
+    game = board(page, api, game_id, 2)
+    expect(queued).to_have_count(0)
+    assert game["scores"] == {str(ann): 36, str(bob): 0}
+    assert game["boxes"] == {str(ann): 2, str(bob): 0}
+    assert game["roles"] == {"dealer": bob, "non_dealer": ann}
