@@ -179,9 +179,9 @@ async function startScreen(root) {
               "data-preset": preset,
               "aria-pressed": state.preset === preset ? "true" : "false",
               onclick: () => {
-                keepOptions();
                 state.preset = preset;
                 state.options = {}; // each preset has its own defaults
+                state.fresh = true; // nothing of the last preset's options is kept
                 draw();
               },
             },
@@ -281,7 +281,8 @@ async function startScreen(root) {
   }
 
   function draw() {
-    if (form.childElementCount) keepOptions();
+    if (form.childElementCount && !state.fresh) keepOptions();
+    state.fresh = false;
     const leagueSelect = h(
       "select",
       { id: "league" },
