@@ -62,6 +62,7 @@ from referee.preset_hand import (
 )
 from referee.presets import PresetRules
 from referee.roles import PlayerId
+from referee.sheet import explain_hand_boxes
 from referee.stats import game_figures
 from referee.two_player import Seat, Seating, TwoPlayerHand
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
@@ -181,7 +182,7 @@ def _preset_ruling(
         "big_gin": score.big_gin,
         "upcard": None if upcard is None else str(upcard),
         "knock_limit": limit,
-        "explanation": step_dicts(steps),
+        "explanation": step_dicts((*steps, *explain_hand_boxes(score.boxes))),
     }
 
 

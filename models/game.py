@@ -24,7 +24,7 @@ from referee.game import advance
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import PresetRules, resolve_rules
 from referee.roles import PlayerId
-from referee.sheet import GameResult, ScoreSheet
+from referee.sheet import GameResult, ScoreSheet, explain_result
 from referee.stats import Figures, add_hand, finish
 from referee.two_player import (
     Seat,
@@ -147,10 +147,14 @@ def stored_rules(stored: Mapping[str, Any]) -> PresetRules:
     return resolve_rules(stored.get("preset", "three_handed"), options)
 
 
-def result_dict(result: GameResult | None) -> dict[str, Any] | None:
-    """R31: a finished two-player game's result as the game row keeps it."""
+def result_dict(rules: PresetRules, result: GameResult | None) -> dict[str, Any] | None:
+    """R31: a finished two-player game's result as the game row keeps it, with its explanation."""
     if result is None:
         return None
+    steps = [
+        {"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text}
+        for s in explain_result(rules, result)
+    ]
     return {
         "winner": int(result.winner),
         "loser": int(result.loser),
@@ -166,10 +170,11 @@ def result_dict(result: GameResult | None) -> dict[str, Any] | None:
             }
             for p, t in result.totals.items()
         },
+        "explanation": steps,
     }
 
 
-def two_player_columns(state: TwoPlayerState) -> dict[str, Any]:
+def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, Any]:
     """A two-player game row's columns derived from its hands (R28-R31)."""
     seating = state.seating
     return {
@@ -179,7 +184,7 @@ def two_player_columns(state: TwoPlayerState) -> dict[str, Any]:
         "hands_played": state.hands_played,
         "out_of_turn": list(state.out_of_turn),
         "boxes": {str(p): n for p, n in state.boxes.items()},
-        "result": result_dict(state.result),
+        "result": result_dict(rules, state.result),
         "sheet": {
             "hand_points": {str(p): n for p, n in state.sheet.hand_points.items()},
             "hands_won": {str(p): n for p, n in state.sheet.hands_won.items()},
@@ -289,7 +294,7 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
         """Store a two-player game's full replay: the state on the game (with its
         boxes and result), the running scores and R26 marks on its hands. A game
         outside a league keeps no figures of its hands."""
-        for name, value in two_player_columns(state).items():
+        for name, value in two_player_columns(self.preset_rules, state).items():
             setattr(self, name, value)
         self.version = (self.version or 0) + 1
         self.hands_version = self.version
@@ -515,7 +520,7 @@ def record_two_player_hand(
     seating = state.seating
     assert seating is not None
     after = advance_two_player(rules, state, TwoPlayerHand(seating, knocker, score))
-    columns = two_player_columns(after)
+    columns = two_player_columns(rules, after)
     hand = HandRow(
         number=after.hands_played,
         mode=mode,

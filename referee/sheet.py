@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from referee.presets import PresetRules, Shutout
 from referee.roles import PlayerId
+from referee.steps import SheetCode, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,3 +114,57 @@ def new_sheet(players: Sequence[PlayerId]) -> ScoreSheet:
     """An empty sheet for ``players``."""
     zero = {p: 0 for p in players}
     return ScoreSheet(tuple(players), dict(zero), dict(zero), dict(zero), dict(zero))
+
+
+def explain_result(rules: PresetRules, result: GameResult) -> tuple[Step, ...]:
+    """The steps of a result (R29-R31): each player's box bonuses, the game
+    bonus to the winner, the shutout, each total, and the net.
+
+    >>> from referee.presets import resolve_rules
+    >>> rules = resolve_rules("classic", {"target_score": 50})
+    >>> sheet = new_sheet(("ann", "bob")).enter(rules, "ann", 60, 1)
+    >>> for step in explain_result(rules, sheet.result(rules))[-2:]:
+    ...     print(step.text)
+    Player bob: 0 in hands + 0 in boxes + 0 game bonus + 0 shutout = 0 (R31)
+    The net to player ann: 345 - 0 = 345 (R31)
+    """
+    winner, loser = result.winner, result.loser
+    won = result.totals[winner]
+    steps: list[Step] = []
+    for player, total in result.totals.items():
+        if total.box_bonus:
+            boxes = total.box_bonus // rules.box_bonus
+            steps.append(
+                Step.of(
+                    SheetCode.BOX_BONUS,
+                    player=player,
+                    boxes=boxes,
+                    box_bonus=rules.box_bonus,
+                    box_points=total.box_bonus,
+                )
+            )
+    steps.append(Step.of(SheetCode.GAME_BONUS, player=winner, game_bonus=won.game_bonus))
+    if result.shutout and won.shutout:
+        code = SheetCode.SHUTOUT_DOUBLE if rules.shutout is Shutout.DOUBLE else SheetCode.SHUTOUT_PLUS_100
+        steps.append(Step.of(code, player=winner, loser=loser, shutout_points=won.shutout))
+    for player, total in result.totals.items():
+        steps.append(
+            Step.of(
+                SheetCode.TOTAL,
+                player=player,
+                hand_points=total.hand_points,
+                box_points=total.box_bonus,
+                game_bonus=total.game_bonus,
+                shutout_points=total.shutout,
+                total=total.total,
+            )
+        )
+    steps.append(
+        Step.of(SheetCode.NET, player=winner, total=won.total, loser_total=result.totals[loser].total, net=result.net)
+    )
+    return tuple(steps)
+
+
+def explain_hand_boxes(boxes: int) -> tuple[Step, ...]:
+    """R29: the boxes a won hand counts for its winner (none for a draw)."""
+    return (Step.of(SheetCode.HAND_BOXES, boxes=boxes),) if boxes else ()

@@ -79,6 +79,16 @@ PARAMS: dict[str, tuple[str, str]] = {
     "base_points": ("count", "the hand's points before the spade double (R33)"),
     "base_boxes": ("count", "the hand's boxes before the spade double (R29, R33)"),
     "boxes": ("count", "the boxes the hand counts for its winner (R29)"),
+    "player": ("count", "a player of the game, by his id"),
+    "loser": ("count", "the player who lost the game, by his id"),
+    "box_bonus": ("count", "the box bonus, per box (R29)"),
+    "box_points": ("count", "a player's box bonuses: his boxes times the box bonus (R29)"),
+    "game_bonus": ("count", "the game bonus (R30)"),
+    "hand_points": ("count", "a player's hand points in the game"),
+    "shutout_points": ("count", "what a shutout adds to the winner's total (R31)"),
+    "total": ("count", "a player's total at the end of the game (R31)"),
+    "loser_total": ("count", "the loser's total (R31)"),
+    "net": ("count", "the winner's total minus the loser's (R31)"),
 }
 
 #: code -> (rule, params, English template). The text is the template filled
@@ -223,6 +233,57 @@ PRESET_STEPS: dict[PresetCode, tuple[str, tuple[str, ...], str]] = {
 }
 
 
+class SheetCode(StrEnum):
+    """The steps of a two-player game's score sheet (R29-R31): the boxes a
+    hand counts, and how the result is made. A table of their own
+    (:data:`SHEET_STEPS`), built and shown exactly as :class:`Code`'s."""
+
+    HAND_BOXES = "hand_boxes"
+    BOX_BONUS = "box_bonus"
+    GAME_BONUS = "game_bonus"
+    SHUTOUT_DOUBLE = "shutout_double"
+    SHUTOUT_PLUS_100 = "shutout_plus_100"
+    TOTAL = "total"
+    NET = "net"
+
+
+SHEET_STEPS: dict[SheetCode, tuple[str, tuple[str, ...], str]] = {
+    SheetCode.HAND_BOXES: ("R29", ("boxes",), "The winner of the hand counts {boxes} box(es)"),
+    SheetCode.BOX_BONUS: (
+        "R29",
+        ("player", "boxes", "box_bonus", "box_points"),
+        "Player {player} has {boxes} box(es) at {box_bonus} each: {box_points}",
+    ),
+    SheetCode.GAME_BONUS: (
+        "R30",
+        ("player", "game_bonus"),
+        "Player {player} reached the target first and wins the game: the game bonus, {game_bonus}",
+    ),
+    SheetCode.SHUTOUT_DOUBLE: (
+        "R31",
+        ("player", "loser", "shutout_points"),
+        "Player {loser} won no hand, a shutout: player {player}'s hand points and game bonus are doubled, "
+        "+{shutout_points}",
+    ),
+    SheetCode.SHUTOUT_PLUS_100: (
+        "R31",
+        ("player", "loser", "shutout_points"),
+        "Player {loser} won no hand, a shutout: player {player}'s game bonus is increased by {shutout_points}",
+    ),
+    SheetCode.TOTAL: (
+        "R31",
+        ("player", "hand_points", "box_points", "game_bonus", "shutout_points", "total"),
+        "Player {player}: {hand_points} in hands + {box_points} in boxes + {game_bonus} game bonus "
+        "+ {shutout_points} shutout = {total}",
+    ),
+    SheetCode.NET: (
+        "R31",
+        ("player", "total", "loser_total", "net"),
+        "The net to player {player}: {total} - {loser_total} = {net}",
+    ),
+}
+
+
 def _cards(cards: tuple[str, ...]) -> str:
     return " ".join(cards) or "nothing"
 
@@ -239,7 +300,7 @@ def _layoffs(layoffs: tuple[Mapping[str, int | str], ...]) -> str:
 _SHOWN = {"cards": _cards, "melds": _melds, "layoffs": _layoffs}
 
 
-def _renderer(code: Code | PresetCode) -> Callable[[Mapping[str, Param]], str]:
+def _renderer(code: Code | PresetCode | SheetCode) -> Callable[[Mapping[str, Param]], str]:
     """The English text of a step ``code``, as a function of its params: its
     template (:data:`STEPS`) made once into the joining of its pieces, each
     param shown as its kind is, then the rule. A step's text is built for
@@ -247,7 +308,12 @@ def _renderer(code: Code | PresetCode) -> Callable[[Mapping[str, Param]], str]:
     params, the template parsed, each param's kind looked up) cost twice as
     much. The function's source holds nothing but the table's own texts, as
     Python literals."""
-    rule, names, template = STEPS[code] if isinstance(code, Code) else PRESET_STEPS[code]
+    if isinstance(code, Code):
+        rule, names, template = STEPS[code]
+    elif isinstance(code, PresetCode):
+        rule, names, template = PRESET_STEPS[code]
+    else:
+        rule, names, template = SHEET_STEPS[code]
     pieces, shown = [], dict(_SHOWN)
     for literal, name, spec, conversion in Formatter().parse(template):
         if literal:
@@ -268,6 +334,7 @@ def _renderer(code: Code | PresetCode) -> Callable[[Mapping[str, Param]], str]:
 #: enum member hashes in Python
 _BY_VALUE = {code._value_: (STEPS[code][0], _renderer(code)) for code in STEPS}
 _BY_VALUE.update({code._value_: (PRESET_STEPS[code][0], _renderer(code)) for code in PRESET_STEPS})
+_BY_VALUE.update({code._value_: (SHEET_STEPS[code][0], _renderer(code)) for code in SHEET_STEPS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,11 +342,11 @@ class Step:
     """One step of an explanation: ``rule``, ``code`` and the ``params`` that fill its text."""
 
     rule: str
-    code: Code | PresetCode
+    code: Code | PresetCode | SheetCode
     params: Mapping[str, Param]
 
     @classmethod
-    def of(cls, code: Code | PresetCode, **params: Param) -> Step:
+    def of(cls, code: Code | PresetCode | SheetCode, **params: Param) -> Step:
         """The step ``code`` with its rule from :data:`STEPS`. Its params are
         the table's, in the table's order (the tests hold every builder to it;
         not checked here, as steps are built for every hand served)."""

@@ -18,6 +18,7 @@ from schemas.fields import (
 from schemas.hands import SeatsOut, card_field, seating_dict, seats_dict
 from schemas.pages import PageArgsSchema  # noqa: F401  (the lists' query, imported from here too)
 from schemas.rules import PresetRulesInSchema, RulesOutSchema, RulesPatchSchema, RulesSchema
+from schemas.rulings import Steps
 
 
 class RolesInSchema(Schema):
@@ -185,6 +186,10 @@ class GameResultSchema(Schema):
     shutout = fields.Boolean(required=True, metadata={"description": "R31: the loser won no hand"})
     net = fields.Integer(required=True, metadata={"description": "The winner's total minus the loser's"})
     totals = fields.Dict(keys=fields.String(), values=fields.Nested(PlayerTotalSchema), required=True)
+    explanation = Steps(
+        required=True,
+        metadata={"description": "How the result is made (R29-R31), step by step, each citing its rule"},
+    )
 
 
 class GameSchema(Schema):

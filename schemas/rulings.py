@@ -18,11 +18,13 @@ from marshmallow import Schema, fields, post_dump
 
 from referee import (
     PARAMS,
+    PRESET_STEPS,
     STEPS,
     Card,
     Code,
     KnockVerdict,
     Outcome,
+    PresetCode,
     Rules,
     Ruling,
     Score,
@@ -33,6 +35,7 @@ from referee import (
     explain_draw,
     explain_spreads,
 )
+from referee.steps import SHEET_STEPS, SheetCode
 
 
 class CardText(fields.String):
@@ -182,18 +185,40 @@ class StepParamsSchema(Schema):
     undercut_bonus = _param("undercut_bonus")
     gin_bonus = _param("gin_bonus")
     points = _param("points")
+    # the presets' (R32, R33, R29)
+    up_card = _param("up_card")
+    big_gin_bonus = _param("big_gin_bonus")
+    base_points = _param("base_points")
+    base_boxes = _param("base_boxes")
+    boxes = _param("boxes")
+    # a two-player game's result (R29-R31)
+    player = _param("player")
+    loser = _param("loser")
+    box_bonus = _param("box_bonus")
+    box_points = _param("box_points")
+    game_bonus = _param("game_bonus")
+    hand_points = _param("hand_points")
+    shutout_points = _param("shutout_points")
+    total = _param("total")
+    loser_total = _param("loser_total")
+    net = _param("net")
 
 
 def _codes_description() -> str:
     lines = ["The step, by a stable code; its params and English template (filled with the params, then the rule):"]
-    for code, (rule, names, template) in STEPS.items():
+    for code, (rule, names, template) in [*STEPS.items(), *PRESET_STEPS.items(), *SHEET_STEPS.items()]:
         lines.append(f'- `{code}` ({rule}): {", ".join(names) or "no params"}. "{template}"')
     return "\n".join(lines)
 
 
 class StepSchema(Schema):
     rule = fields.String(required=True, metadata={"description": "The rule applied (RULES.md)", "example": "R14"})
-    code = EnumValue(Code, by_value=True, required=True, metadata={"description": _codes_description()})
+    code = EnumValue(
+        Code,
+        by_value=True,
+        required=True,
+        metadata={"description": _codes_description(), "enum": [c.value for c in [*Code, *PresetCode, *SheetCode]]},
+    )
     params = fields.Nested(StepParamsSchema, required=True)
     text = fields.String(
         required=True,

@@ -111,7 +111,8 @@ def test_r29_r30_r31_a_classic_game_to_its_result(api: Api, pair: tuple[int, int
     assert hand["ruling"]["boxes"] == 1
     assert hand["seating"] == {"dealer": ann, "non_dealer": bob}
     assert hand["roles"] == {"dealer": bob, "non_dealer": ann}
-    assert [s["rule"] for s in hand["ruling"]["explanation"]][-1] == "R16"
+    assert [s["rule"] for s in hand["ruling"]["explanation"]][-2:] == ["R16", "R29"]
+    assert hand["ruling"]["explanation"][-1]["text"] == "The winner of the hand counts 1 box(es) (R29)"
     # R17 under classic: the undercut bonus is 25; Ann (non-dealer) knocks 8 against 5: 25 + 3 = 28 to Bob
     hand = api.record(gid, by_counts("non_dealer", 8, 5))
     assert hand["ruling"]["outcome"] == "undercut" and hand["ruling"]["points"] == 28
@@ -132,6 +133,14 @@ def test_r29_r30_r31_a_classic_game_to_its_result(api: Api, pair: tuple[int, int
     assert state["boxes"] == {str(ann): 2, str(bob): 3}
     assert state["roles"] is None
     # R31: hand points, box bonuses (25 each), the game bonus to the winner; no shutout
+    assert [s["code"] for s in state["result"].pop("explanation")] == [
+        "box_bonus",
+        "box_bonus",
+        "game_bonus",
+        "total",
+        "total",
+        "net",
+    ]
     assert state["result"] == {
         "winner": ann,
         "loser": bob,
@@ -157,6 +166,14 @@ def test_r31_a_shutout_doubles_the_hand_points_and_the_game_bonus(api: Api, pair
     assert hand["status"] == "finished" and hand["winner"] == bob
     assert hand["roles"] is None
     state = api.game(gid)
+    assert [s["text"] for s in state["result"].pop("explanation")] == [
+        f"Player {bob} has 1 box(es) at 25 each: 25 (R29)",
+        f"Player {bob} reached the target first and wins the game: the game bonus, 100 (R30)",
+        f"Player {ann} won no hand, a shutout: player {bob}'s hand points and game bonus are doubled, +205 (R31)",
+        f"Player {ann}: 0 in hands + 0 in boxes + 0 game bonus + 0 shutout = 0 (R31)",
+        f"Player {bob}: 105 in hands + 25 in boxes + 100 game bonus + 205 shutout = 435 (R31)",
+        f"The net to player {bob}: 435 - 0 = 435 (R31)",
+    ]
     assert state["result"] == {
         "winner": bob,
         "loser": ann,
@@ -192,7 +209,7 @@ def test_r33_the_up_card_sets_the_limit_and_a_spade_doubles_the_points(api: Api,
     assert ruling["upcard"] == "3S" and hand["input"]["upcard"] == "3S"
     texts = [s["text"] for s in ruling["explanation"]]
     assert texts[0] == "The up-card is 3S: its value, 3, is the knock limit (R33)"
-    assert texts[-1] == "The up-card 3S is a spade: the hand's points are doubled, 17 x 2 = 34 (R33)"
+    assert texts[-2] == "The up-card 3S is a spade: the hand's points are doubled, 17 x 2 = 34 (R33)"
     assert hand["scores"] == {str(ann): 34, str(bob): 0}
 
 
@@ -258,7 +275,7 @@ def test_r32_big_gin_scores_the_defenders_deadwood_plus_its_bonus(api: Api, pair
     ruling = hand["ruling"]
     # the defender keeps three melds and 9H: 9 + 31 = 40, two boxes (gin_boxes)
     assert (ruling["outcome"], ruling["points"], ruling["big_gin"], ruling["boxes"]) == ("gin", 40, True, 2)
-    assert ruling["explanation"][-1]["code"] == "big_gin"
+    assert [s["code"] for s in ruling["explanation"][-2:]] == ["big_gin", "hand_boxes"]
     hand = api.record(game["id"], {**by_counts("non_dealer", 0, 12), "big_gin": True})
     assert hand["ruling"]["points"] == 43 and hand["input"]["big_gin"] is True
     assert api.game(game["id"])["boxes"] == {str(ann): 2, str(bob): 2}
