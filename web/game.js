@@ -15,7 +15,7 @@ import { rematchPart } from "./rematch.js";
 import { COLORS, chart } from "./chart.js";
 import { flushQueue, hasWaiting, projection, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
-import { ROLES, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, presetWord, problemView, roleWord, seatsOf, whoWord } from "./words.js";
+import { ROLES, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, presetWord, problemView, roleWord, seatsOf, stepWords, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
 const FEED_WAIT_S = 25; // the most the API waits
@@ -672,6 +672,14 @@ function resultView(game, name) {
     ),
     result.shutout ? h("p", { class: "shutout-mark" }, t("result.shut_out", { name: name(result.loser) })) : null,
     h("p", { class: "net" }, t("result.net", { name: name(result.winner), net: result.net })),
+    (result.explanation || []).length
+      ? h(
+          "details",
+          { class: "result-how" },
+          h("summary", {}, t("result.how")),
+          h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
+        )
+      : null,
   );
 }
 

@@ -87,11 +87,15 @@ export function cardRow(cards, label) {
 const cardsText = (cards) => (cards && cards.length ? cards.map(face).join(" ") : "–");
 const meldsText = (melds) => (melds && melds.length ? melds.map((m) => `[${cardsText(m)}]`).join(" ") : "–");
 
-/** One step of a ruling's explanation in the page's words, its rule after it. */
-export function stepWords(step) {
+/** One step of a ruling's explanation in the page's words, its rule after it
+ * (`name`: player id -> name, for the result's steps, R29-R31). */
+export function stepWords(step, name = null) {
   const p = step.params || {};
+  const who = (id) => (name ? name(id) : String(id));
   const values = {
     ...p,
+    player: p.player === undefined ? "" : who(p.player),
+    loser: p.loser === undefined ? "" : who(p.loser),
     card: p.card ? face(p.card) : "",
     up_card: p.up_card ? face(p.up_card) : "", // R33
     melds: meldsText(p.melds),

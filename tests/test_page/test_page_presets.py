@@ -178,6 +178,13 @@ def test_r28_r32_a_whole_classic_game_by_tapping_with_a_big_gin_and_the_undercut
         "total": ["272", "35"],
     }
     expect(result.locator(".shutout-mark")).to_have_count(0)
+    result.locator(".result-how summary").click()  # the result in words, step by step (R29-R31)
+    how = result.locator(".explanation")
+    expect(how.locator('li[data-code="game_bonus"]')).to_have_text(
+        "Ann-c2 reached the target first and wins the game: the game bonus, 100 (R30)"
+    )
+    expect(how.locator('li[data-code="net"]')).to_have_text("The net to Ann-c2: 272 − 35 = 237 (R31)")
+    expect(how.locator('li[data-code="shutout_double"]')).to_have_count(0)
     expect(result.locator(".net")).to_contain_text("237")
     assert game["result"]["net"] == 237 and game["result"]["winner"] == ann
     assert game["result"]["totals"][str(ann)]["total"] == 272 and game["result"]["totals"][str(bob)]["total"] == 35
@@ -276,6 +283,10 @@ def test_r33_r31_a_whole_oklahoma_game_by_tapping_the_up_card_a_spade_double_and
         "total": ["685", "0"],
     }
     expect(result.locator(".shutout-mark")).to_be_visible()
+    result.locator(".result-how summary").click()
+    expect(result.locator('.explanation li[data-code="shutout_double"]')).to_have_text(
+        "Cy-o2 won no hand, a shutout: Dee-o2's hand points and game bonus are doubled, +305 (R31)"
+    )
     assert game["result"]["shutout"] is True and game["result"]["net"] == 685
 
 
@@ -353,6 +364,8 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
     page.click("#save")  # (28 x 2) = 56 >= 30: the game is won at once, a shutout
     wait_hands(page, 1)
     expect(page.locator(".result")).to_be_visible()
+    page.locator(".result-how summary").click()
+    expect(page.locator('.result .explanation li[data-code="total"]')).to_have_count(2)
     page.locator(".result").scroll_into_view_if_needed()
     look("result")
     open_section(page, "hands")
@@ -363,6 +376,7 @@ def test_each_language_shows_the_preset_screens_with_no_missing_string_and_no_se
     expect(steps.locator('li[data-code="up_card_limit"]')).to_contain_text("5♠")  # R33, in the page's words
     expect(steps.locator('li[data-code="spade_double"]')).to_be_visible()
     expect(steps.locator('li[data-code="spade_double_boxes"]')).to_be_visible()
+    expect(steps.locator('li[data-code="hand_boxes"]')).to_contain_text("2")  # R29, doubled by the spade
     steps.scroll_into_view_if_needed()
     look("detail")
     game = api.get(f"/games/{game_id}")
