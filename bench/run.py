@@ -16,6 +16,8 @@ timed ``--repeat`` times and the fastest pass is reported):
 * ginref ``judge_preset_hand`` of the same deals under the ``classic`` preset
   and under ``oklahoma`` with a king of spades up (knock limit 10, points
   doubled), against ``judge_hand`` on them,
+* ginref ``replay_two_player`` (classic) and ``replay_hollywood`` of the same
+  logs of 30 hands by counts (``--n`` / 20 logs), a target no log reaches,
 * OpenSpiel ``GinRummyUtils.min_deadwood`` and RLCard's least deadwood
   (``get_best_meld_clusters`` then ``get_deadwood_count``, as RLCard itself
   scores a hand) on the *same* 10-card hands,
@@ -80,6 +82,8 @@ class Engines:
     best_discard: Callable[[Sequence[Any]], tuple[Any, int]] | None = None
     judge_hand: Callable[[Sequence[Any], Sequence[Any]], Any] | None = None
     judge_presets: dict[str, Callable[[Sequence[Any], Sequence[Any]], Any]] = field(default_factory=dict)
+    # replay of a hand log: engine name -> (replay one log, its column-1 or game sheet)
+    replays: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     # OpenSpiel
     os_utils: Any = None
     os_card: dict[str, int] = field(default_factory=dict)
@@ -95,6 +99,28 @@ def _version(dist: str) -> str:
         return version(dist)
     except Exception:
         return "?"
+
+
+def load_replays(eng: Engines) -> None:
+    """ginref's folds of a hand log: a classic game and a Hollywood match (R34)."""
+    try:
+        from referee.hollywood import replay_hollywood
+        from referee.presets import resolve_rules
+        from referee.two_player import replay_two_player
+
+        # a target no log reaches, so both folds take every hand
+        options = {"target_score": 1000}
+        classic_long, hollywood = resolve_rules("classic", options), resolve_rules("hollywood", options)
+
+        def replay_classic(log: Any) -> Any:
+            return replay_two_player(classic_long, log[0], log[1][0])
+
+        def replay_hw(log: Any) -> Any:
+            return replay_hollywood(hollywood, log[0], log[1][1])
+
+        eng.replays = {"ginref classic": replay_classic, "ginref hollywood": replay_hw}
+    except Exception as exc:
+        eng.notes.append(f"ginref replays skipped: referee.hollywood not importable ({exc!r})")
 
 
 def load_engines() -> Engines:
@@ -134,6 +160,7 @@ def load_engines() -> Engines:
             eng.judge_presets = {"ginref classic": judge_classic, "ginref oklahoma KS": judge_oklahoma}
         except Exception as exc:
             eng.notes.append(f"ginref presets skipped: referee.preset_hand not importable ({exc!r})")
+        load_replays(eng)
 
     # OpenSpiel: ints 0..51 = suit * 13 + rank - 1, suits in the order s c d h.
     try:
@@ -577,6 +604,67 @@ def time_judges(
     return rulings, os_points
 
 
+REPLAY_HANDS = 30  # hands per log: a long classic game, a short Hollywood match
+
+
+def replay_logs(count: int, seed: int) -> list[Any]:
+    """``count`` logs of REPLAY_HANDS hands by counts (R25), about 1 in 12 a
+    draw, each as (first seating, (classic hands, hollywood hands)): the
+    same hands scored under each preset, seated by R28 (the winner deals)."""
+    import random
+
+    from referee.preset_hand import DRAW_SCORE, score_preset_counts
+    from referee.presets import resolve_rules
+    from referee.two_player import Seat, Seating, TwoPlayerHand, next_seating
+
+    classic, hollywood = resolve_rules("classic"), resolve_rules("hollywood")
+    rng = random.Random(seed)
+    logs = []
+    for _ in range(count):
+        first = seating = Seating("ann", "bob")
+        by_preset: tuple[list[Any], list[Any]] = ([], [])
+        for _ in range(REPLAY_HANDS):
+            if rng.random() < 0.08:
+                knocker, counts = None, (0, 0)
+            else:
+                knocker, counts = rng.choice(list(Seat)), (rng.randint(0, 10), rng.randint(0, 40))
+            for rules, hands in zip((classic, hollywood), by_preset, strict=True):
+                score = DRAW_SCORE if knocker is None else score_preset_counts(rules, *counts)
+                hands.append(TwoPlayerHand(seating, knocker, score))
+            seating = next_seating(classic, by_preset[0][-1])
+        logs.append((first, by_preset))
+    return logs
+
+
+def time_replays(run: Callable[..., Timing], eng: Engines, count: int, seed: int, warm: int) -> dict[str, list[Any]]:
+    """The same hand logs replayed as a classic game and as a Hollywood match."""
+    if not eng.replays:
+        return {}
+    logs, warm_logs = replay_logs(count, seed), replay_logs(warm, seed + 1000)
+    return {
+        name: run(f"replay, {REPLAY_HANDS} hands", "count logs", name, fn, logs, warm_logs).results
+        for name, fn in eng.replays.items()
+    }
+
+
+def check_replays(results: dict[str, list[Any]], max_examples: int) -> int:
+    """R34: column 1 takes every won hand until it is won, so on logs that
+    reach no target it is the classic game of the same hands."""
+    classic, hollywood = results.get("ginref classic", []), results.get("ginref hollywood", [])
+    if not classic or not hollywood:
+        return 0
+    print(f"\n### replay check ({len(classic)} logs)")
+    bad = [
+        i
+        for i, (game, match) in enumerate(zip(classic, hollywood, strict=True))
+        if (game.scores, game.boxes) != (match.columns[0].scores, match.columns[0].boxes)
+    ]
+    for i in bad[:max_examples]:
+        print(f"  log {i}: classic {classic[i].scores}, Hollywood column 1 {hollywood[i].columns[0].scores}")
+    print(f"  {len(bad)} failure(s)")
+    return len(bad)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10_000, help="hands (and deals) per set (default 10000)")
@@ -696,6 +784,7 @@ def main(argv: list[str] | None = None) -> int:
             discard_results[s] = t.results
 
     rulings, os_points = time_judges(run, eng, deals, warm_deals)
+    replays = time_replays(run, eng, max(1, n // 20), seed + 6, max(1, w // 20))
 
     print("\n## Checks")
     for s, hands in sets10.items():
@@ -708,6 +797,7 @@ def main(argv: list[str] | None = None) -> int:
         failures += check_presets(rulings, args.examples)
     if rulings is not None and os_points is not None:
         failures += check_judge_points(deals, rulings, os_points, args.examples)
+    failures += check_replays(replays, args.examples)
 
     print("\n## Results (Markdown)")
     print_tables(timings)

@@ -38,6 +38,8 @@ class Preset(StrEnum):
     CLASSIC = "classic"
     STRAIGHT = "straight"
     OKLAHOMA = "oklahoma"
+    HOLLYWOOD = "hollywood"
+    CUTTHROAT = "cutthroat"
 
 
 class NextDealer(StrEnum):
@@ -91,6 +93,7 @@ OPTION_RANGES: dict[str, tuple[str, tuple[int, int] | type[StrEnum] | type[bool]
 
 _HAND = ("target_score", "knock_limit", "gin_bonus", "undercut_bonus", "big_gin_bonus")
 _TWO_PLAYER = ("next_dealer", "box_bonus", "gin_boxes", "undercut_boxes", "boxes_immediate", "game_bonus", "shutout")
+_CUTTHROAT = tuple(o for o in _TWO_PLAYER if o != "next_dealer")  # R36 seats the next hand itself
 
 #: preset -> its options, in the order shown, and the defaults that differ from the fields'
 PRESETS: dict[Preset, tuple[tuple[str, ...], dict[str, Any]]] = {
@@ -101,10 +104,19 @@ PRESETS: dict[Preset, tuple[tuple[str, ...], dict[str, Any]]] = {
         tuple(o for o in _HAND if o != "knock_limit") + _TWO_PLAYER + ("ace", "spades_double"),
         {"target_score": 150},
     ),
+    Preset.HOLLYWOOD: (_HAND + _TWO_PLAYER, {}),  # R34: three columns of classic games
+    Preset.CUTTHROAT: (_HAND + _CUTTHROAT, {}),  # R36
 }
 
 #: preset -> the rule that sets its knock limit, cited when a knock is over it
-LIMIT_RULES = {Preset.THREE_HANDED: "R14", Preset.CLASSIC: "R14", Preset.STRAIGHT: "R35", Preset.OKLAHOMA: "R33"}
+LIMIT_RULES = {
+    Preset.THREE_HANDED: "R14",
+    Preset.CLASSIC: "R14",
+    Preset.STRAIGHT: "R35",
+    Preset.OKLAHOMA: "R33",
+    Preset.HOLLYWOOD: "R14",
+    Preset.CUTTHROAT: "R14",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +171,16 @@ class PresetRules:
 
     @property
     def two_player(self) -> bool:
-        """R28: played by a dealer and a non-dealer, with boxes (R29)."""
+        """R28: each hand played by a dealer and a non-dealer, with boxes
+        (R29); true of ``cutthroat`` too (R36), whose three players are
+        told apart by :attr:`player_count`."""
         return self.preset is not Preset.THREE_HANDED
+
+    @property
+    def player_count(self) -> int:
+        """The game's players: three in ``three_handed`` (R8) and ``cutthroat``
+        (R36), two in the others (R28)."""
+        return 3 if self.preset in (Preset.THREE_HANDED, Preset.CUTTHROAT) else 2
 
     @property
     def up_card_limit(self) -> bool:

@@ -91,11 +91,33 @@ class ScoreSheet:
         a loser who won no hand: ``double`` doubles the winner's hand points
         and game bonus (not his box bonuses), ``plus_100`` adds 100 to the
         game bonus, ``none`` nothing."""
+        totals = self.totals(rules)
+        if self.winner is None or totals is None:
+            return None
+        loser = next(p for p in self.players if p != self.winner)
+        return GameResult(self.winner, loser, totals, self.hands_won[loser] == 0)
+
+    @property
+    def shut_out(self) -> tuple[PlayerId, ...]:
+        """R31, R36: the players who won no hand, in the sheet's order."""
+        return tuple(p for p in self.players if self.hands_won[p] == 0)
+
+    def totals(self, rules: PresetRules) -> dict[PlayerId, PlayerTotal] | None:
+        """Each player's total once the game is won (None before), for two
+        players (R31) or three (R36): his hand points plus his box bonuses,
+        the game bonus to the winner; with anyone shut out, ``double``
+        doubles the winner's hand points and game bonus once, ``plus_100``
+        adds 100 to his game bonus for each player shut out.
+
+        >>> from referee.presets import resolve_rules
+        >>> rules = resolve_rules("cutthroat", {"target_score": 10, "shutout": "plus_100"})
+        >>> new_sheet(("ann", "bob", "cy")).enter(rules, "ann", 12, 1).totals(rules)["ann"]
+        PlayerTotal(hand_points=12, box_bonus=25, game_bonus=100, shutout=200, total=337)
+        """
         winner = self.winner
         if winner is None:
             return None
-        loser = next(p for p in self.players if p != winner)
-        shut_out = self.hands_won[loser] == 0
+        shut_out = len(self.shut_out)
         totals = {}
         for player in self.players:
             points, box_bonus = self.hand_points[player], self.boxes[player] * rules.box_bonus
@@ -105,9 +127,9 @@ class ScoreSheet:
                 if rules.shutout is Shutout.DOUBLE:
                     extra = points + game_bonus
                 elif rules.shutout is Shutout.PLUS_100:
-                    extra = 100
+                    extra = 100 * shut_out
             totals[player] = PlayerTotal(points, box_bonus, game_bonus, extra, points + box_bonus + game_bonus + extra)
-        return GameResult(winner, loser, totals, shut_out)
+        return totals
 
 
 def new_sheet(players: Sequence[PlayerId]) -> ScoreSheet:

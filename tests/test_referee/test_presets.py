@@ -114,13 +114,35 @@ def test_r27_overrides_take_the_place_of_the_defaults_and_choices_become_enums()
     assert rules.as_dict()["spades_double"] == "all"
 
 
+def test_r34_hollywood_shows_every_option_of_classic_with_its_default():
+    rules = resolve_rules("hollywood")
+    assert rules.as_dict() == {**resolve_rules("classic").as_dict(), "preset": "hollywood"}
+    assert (rules.player_count, rules.terms().limit_rule, rules.terms().knock_boxes) == (2, "R14", 1)
+
+
+def test_r36_cutthroat_has_no_next_dealer_and_counts_boxes_for_three_players():
+    rules = resolve_rules("cutthroat")
+    assert rules.as_dict() == {
+        "preset": "cutthroat",
+        "target_score": 100,
+        "knock_limit": 10,
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "big_gin_bonus": 0,
+        **{k: v for k, v in TWO_PLAYER_DEFAULTS.items() if k != "next_dealer"},
+    }
+    assert (rules.player_count, rules.terms().knock_boxes, resolve_rules().player_count) == (3, 1, 3)
+
+
 def test_r27_an_unknown_preset_is_refused_naming_the_presets():
     with pytest.raises(RuleOptionError) as caught:
         resolve_rules("gin_rummy_500")
     err = caught.value
     assert (err.rule, err.field, err.option, err.value) == ("R27", "preset", "preset", "gin_rummy_500")
-    assert err.choices == ["three_handed", "classic", "straight", "oklahoma"]
-    assert str(err) == "preset must be one of three_handed, classic, straight, oklahoma, not 'gin_rummy_500'"
+    assert err.choices == ["three_handed", "classic", "straight", "oklahoma", "hollywood", "cutthroat"]
+    assert str(err) == (
+        "preset must be one of three_handed, classic, straight, oklahoma, hollywood, cutthroat, not 'gin_rummy_500'"
+    )
 
 
 @pytest.mark.parametrize(
@@ -197,7 +219,8 @@ def test_r29_boxes_immediate_is_on_or_off(value):
 def test_r27_can_resolve_rules_says_what_resolve_rules_would():
     assert can_resolve_rules("straight", {"knock_limit": 3}) is True
     assert can_resolve_rules("straight", {"knock_limit": 11}) is False
-    assert can_resolve_rules("hollywood") is False
+    assert can_resolve_rules("hollywood", {"next_dealer": "loser"}) is True
+    assert can_resolve_rules("cutthroat", {"next_dealer": "loser"}) is False
 
 
 def test_r27_every_option_of_every_preset_has_a_rule_and_a_range():
