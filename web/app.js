@@ -21,7 +21,8 @@ import { gameScreen } from "./game.js";
 import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
 import { knockScreen } from "./knock.js";
 import { leagueScreen } from "./league.js";
-import { ROLES, problemView, roleWord } from "./words.js";
+import { PRESETS, ROLES, TWO_SEATS, presetWord, problemView, roleWord } from "./words.js";
+import { OPTION_RANGES, PRESET_OPTIONS, optionDefault } from "./presets.js";
 import { onLoopback, useAddresses } from "./share.js";
 import { cutFieldset, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
 import { recentGames } from "./recent.js";
@@ -95,7 +96,9 @@ function show() {
 }
 
 async function startScreen(root) {
-  const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [], private: false };
+  const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [], private: false, preset: "three_handed", options: {} };
+  const two = () => state.preset !== "three_handed"; // R28: two players
+  const seatCount = () => (two() ? 2 : 3);
   const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
   const form = h("form", { class: "start", novalidate: true });
   replace(root, h("h1", {}, t("start.title")), status, recentGames(), form);
@@ -137,7 +140,7 @@ async function startScreen(root) {
         try {
           const player = await api.createPlayer(name);
           state.players = [...state.players, player];
-          const free = state.chosen.indexOf("");
+          const free = chosen().indexOf("");
           if (free >= 0) state.chosen[free] = String(player.id);
           replace(status, t("start.player_added", { name: player.name }));
           draw();
@@ -150,24 +153,108 @@ async function startScreen(root) {
 
   const nameOf = (id) => (state.players.find((p) => String(p.id) === String(id)) || {}).name || "?";
 
-  const cutPart = () => cutFieldset("cut", state.chosen.map((id, i) => (id ? nameOf(id) : t("start.player_n", { n: i + 1 }))));
+  const chosen = () => state.chosen.slice(0, seatCount());
 
-  const rolesPart = () =>
-    rolesFieldset("role", ROLES, roleWord, (role) => state.chosen.map((id, i) => h("option", { value: id, selected: ROLES[i] === role }, id ? nameOf(id) : "?")));
+  const cutPart = () => cutFieldset("cut", chosen().map((id, i) => (id ? nameOf(id) : t("start.player_n", { n: i + 1 }))), two() ? t("start.cut_help_two") : null);
 
-  const rule = (name, label, min, max, value) =>
+  const rolesPart = () => {
+    const seats = two() ? TWO_SEATS : ROLES;
+    return rolesFieldset("role", seats, roleWord, (role) => chosen().map((id, i) => h("option", { value: id, selected: seats[i] === role }, id ? nameOf(id) : "?")));
+  };
+
+  /** The preset picker (R27): one tap a preset; its options are drawn anew. */
+  const presetPicker = () =>
     h(
+      "fieldset",
+      { class: "presets" },
+      h("legend", {}, t("start.preset")),
+      h(
+        "div",
+        { class: "segmented preset-choice", role: "group", "aria-label": t("start.preset") },
+        PRESETS.map((preset) =>
+          h(
+            "button",
+            {
+              type: "button",
+              "data-preset": preset,
+              "aria-pressed": state.preset === preset ? "true" : "false",
+              onclick: () => {
+                state.preset = preset;
+                state.options = {}; // each preset has its own defaults
+                state.fresh = true; // nothing of the last preset's options is kept
+                draw();
+              },
+            },
+            presetWord(preset),
+          ),
+        ),
+      ),
+      h("p", { class: "hint preset-help" }, t(`preset.${state.preset}_help`)),
+    );
+
+  /** One option of the chosen preset, its default shown (R27's table). */
+  const option = (name) => {
+    const range = OPTION_RANGES[name];
+    const fallback = optionDefault(state.preset, name);
+    const id = `rule-${name}`;
+    const kept = state.options[name];
+    if (range === "bool") {
+      return h(
+        "div",
+        { class: "field" },
+        h("label", { class: "inline check" }, h("input", { id, type: "checkbox", checked: kept === undefined ? fallback : kept }), t(`rules.${name}`)),
+      );
+    }
+    if (typeof range[0] === "string") {
+      const value = kept === undefined ? fallback : kept;
+      return h(
+        "div",
+        { class: "field" },
+        h("label", { for: id }, t(`rules.${name}`)),
+        h("select", { id }, range.map((v) => h("option", { value: v, selected: v === value }, t(`option.${name}.${v}`)))),
+      );
+    }
+    const [min, max] = range;
+    return h(
       "div",
       { class: "field" },
-      h("label", { for: `rule-${name}` }, label, ` (${min}–${max})`),
-      h("input", { id: `rule-${name}`, type: "number", inputmode: "numeric", min, max, value }),
+      h("label", { for: id }, t(`rules.${name}`), ` (${min}–${max})`),
+      h("input", { id, type: "number", inputmode: "numeric", min, max, value: kept === undefined ? "" : kept, placeholder: String(fallback) }),
     );
+  };
+
+  /** The options as entered: only those that differ from the preset's defaults. */
+  function readOptions() {
+    const rules = {};
+    for (const name of PRESET_OPTIONS[state.preset]) {
+      const input = form.querySelector(`#rule-${name}`);
+      if (!input) continue;
+      const range = OPTION_RANGES[name];
+      const fallback = optionDefault(state.preset, name);
+      if (range === "bool") {
+        if (input.checked !== fallback) rules[name] = input.checked;
+      } else if (typeof range[0] === "string") {
+        if (input.value !== fallback) rules[name] = input.value;
+      } else if (input.value !== "") {
+        rules[name] = Number(input.value);
+      }
+    }
+    return rules;
+  }
+
+  /** What was entered survives a redraw (a player added, the cut switched). */
+  function keepOptions() {
+    for (const name of PRESET_OPTIONS[state.preset]) {
+      const input = form.querySelector(`#rule-${name}`);
+      if (input) state.options[name] = OPTION_RANGES[name] === "bool" ? input.checked : input.value;
+    }
+  }
 
   async function start(e) {
     e.preventDefault();
-    const players = state.chosen.map(Number);
-    if (players.some((p) => !p) || new Set(players).size !== 3) {
-      return replace(status, h("p", { class: "problem", role: "alert" }, t("start.need_three")));
+    const players = chosen().map(Number);
+    if (players.some((p) => !p) || new Set(players).size !== players.length) {
+      return replace(status, h("p", { class: "problem", role: "alert" }, t(two() ? "start.need_two" : "start.need_three")));
     }
     const body = { players };
     if (state.how === "cut") {
@@ -175,15 +262,13 @@ async function startScreen(root) {
       if (problem) return replace(status, problem);
       body.cut = cut;
     } else {
-      body.roles = Object.fromEntries(ROLES.map((role) => [role, Number(form.querySelector(`#role-${role}`).value)]));
+      const seats = two() ? TWO_SEATS : ROLES;
+      body.roles = Object.fromEntries(seats.map((role) => [role, Number(form.querySelector(`#role-${role}`).value)]));
     }
-    const rules = {};
-    for (const name of ["target_score", "knock_limit", "gin_bonus", "undercut_bonus"]) {
-      const value = form.querySelector(`#rule-${name}`).value;
-      if (value !== "") rules[name] = Number(value);
-    }
-    if (Object.keys(rules).length) body.rules = rules;
-    const leagueId = form.querySelector("#league").value;
+    const rules = readOptions();
+    if (two()) body.rules = { preset: state.preset, ...rules }; // R27
+    else if (Object.keys(rules).length) body.rules = rules; // no preset: three-handed, as before presets
+    const leagueId = two() ? "" : form.querySelector("#league").value;
     let key = null;
     if (leagueId) {
       body.league_id = Number(leagueId);
@@ -196,6 +281,8 @@ async function startScreen(root) {
   }
 
   function draw() {
+    if (form.childElementCount && !state.fresh) keepOptions();
+    state.fresh = false;
     const leagueSelect = h(
       "select",
       { id: "league" },
@@ -205,21 +292,25 @@ async function startScreen(root) {
     replace(
       form,
       h("h2", {}, t("start.new_game")),
-      h("fieldset", {}, h("legend", {}, t("start.players_legend")), [0, 1, 2].map(playerSelect), newPlayer()),
+      presetPicker(),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, t(two() ? "start.players_legend_two" : "start.players_legend")),
+        [...Array(seatCount()).keys()].map(playerSelect),
+        newPlayer(),
+      ),
       howSwitch(state, draw),
       state.how === "cut" ? cutPart() : rolesPart(),
       h(
         "details",
-        {},
+        { class: "rule-options", open: two() },
         h("summary", {}, t("start.rule_options")),
-        rule("target_score", t("rules.target_score"), 10, 1000, ""),
-        rule("knock_limit", t("rules.knock_limit"), 0, 10, ""),
-        rule("gin_bonus", t("rules.gin_bonus"), 0, 100, ""),
-        rule("undercut_bonus", t("rules.undercut_bonus"), 0, 100, ""),
+        PRESET_OPTIONS[state.preset].map(option),
       ),
       h(
         "details",
-        {},
+        { hidden: two() }, // a league holds three-handed games for now
         h("summary", {}, t("start.league")),
         h("div", { class: "field" }, h("label", { for: "league" }, t("start.league")), leagueSelect),
         h("div", { class: "field" }, h("label", { for: "league-key" }, t("start.league_key")), h("input", { id: "league-key", type: "password", autocomplete: "off" })),

@@ -6,9 +6,9 @@ import { ApiError, api } from "./api.js";
 import { isRed } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardFace, outcomeWord, problemView, roleWord, stepWords } from "./words.js";
+import { cardFace, otherSeat, outcomeWord, problemView, roleWord, stepWords } from "./words.js";
 
-export const defenderOf = (knocker) => (knocker === "box" ? "captain" : "box");
+export const defenderOf = (knocker) => otherSeat(knocker);
 
 /** A side's spread as the referee ruled it: its melds (with the layoffs onto them), then its deadwood. */
 export function spreadView(side, layoffs = []) {

@@ -64,7 +64,7 @@ export function disputesPart(section, ctx) {
 
   function drawForm() {
     const hand = formFor;
-    const state = { withCards: false, knocker: hand.knocker || "box" };
+    const state = { withCards: false, knocker: hand.knocker || ("dealer" in hand.seating ? "dealer" : "box") };
     const pickerBox = h("div", { class: "dispute-picker" });
     const cardsBox = h("div", { class: "dispute-cards", hidden: true });
     const picker = twoHandPicker(pickerBox, () => ({
@@ -74,11 +74,11 @@ export function disputesPart(section, ctx) {
     const knockerSelect = h(
       "select",
       { id: "dispute-knocker", onchange: (e) => { state.knocker = e.target.value; picker.redraw(); } },
-      ["box", "captain"].map((role) => h("option", { value: role, selected: role === state.knocker }, who(hand.seating, role))),
+      ("dealer" in hand.seating ? ["dealer", "non_dealer"] : ["box", "captain"]).map((role) => h("option", { value: role, selected: role === state.knocker }, who(hand.seating, role))),
     );
     replace(cardsBox, h("div", { class: "field" }, h("label", { for: "dispute-knocker" }, t("record.who_knocked")), knockerSelect), pickerBox);
     const claim = h("textarea", { id: "dispute-claim", rows: 3, maxlength: 2000 });
-    const by = h("select", { id: "dispute-by" }, ROLES.map((role) => h("option", { value: role }, who(hand.seating, role))));
+    const by = h("select", { id: "dispute-by" }, ROLES.filter((role) => role in hand.seating).concat("dealer" in hand.seating ? ["dealer", "non_dealer"] : []).map((role) => h("option", { value: role }, who(hand.seating, role))));
 
     async function send(event) {
       event.preventDefault();

@@ -5,6 +5,7 @@
 
 import { ApiError, api, etagOf, gameKey, problemKind, scorerKeyOf, seedEtag, shareGameKey, shareLeagueKey, store, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
+import { face } from "./cards.js";
 import { tabs } from "./tabs.js";
 import { t } from "./i18n.js";
 import { handForm } from "./hand.js";
@@ -14,7 +15,7 @@ import { rematchPart } from "./rematch.js";
 import { COLORS, chart } from "./chart.js";
 import { flushQueue, hasWaiting, projection, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
-import { ROLES, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
+import { ROLES, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, presetWord, problemView, roleWord, seatsOf, stepWords, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
 const FEED_WAIT_S = 25; // the most the API waits
@@ -121,6 +122,7 @@ export function gameScreen(root, gameId) {
 
 
   function renderBoard() {
+    if (isTwoPlayer(view.game)) return renderTwoPlayerBoard();
     const game = view.game;
     const roleOf = {};
     for (const role of ROLES) if (game.roles) roleOf[game.roles[role]] = role;
@@ -170,6 +172,82 @@ export function gameScreen(root, gameId) {
           }),
         ),
       ),
+      rulesLine(game),
+    );
+  }
+
+  /**
+   * The two-player scoreboard (R28-R31): the dealer marked, each player's
+   * boxes and running score against the target, and once the game is won
+   * its result with the parts of each total.
+   */
+  function renderTwoPlayerBoard() {
+    const game = view.game;
+    const target = game.rules.target_score;
+    const roleOf = {};
+    if (game.roles) for (const seat of ["dealer", "non_dealer"]) roleOf[game.roles[seat]] = seat;
+    const rows = game.roles ? [game.roles.dealer, game.roles.non_dealer] : [...game.players];
+    const boxes = game.boxes || {};
+    replace(
+      parts.board,
+      h("h2", { id: "board-title" }, t("board.title", { id: game.id })),
+      h("p", { class: "preset-line" }, presetWord(game.rules.preset)),
+      game.winner
+        ? h("p", { class: "winner", "data-winner": game.winner }, t("board.winner", { name: name(game.winner) }))
+        : h("p", { class: "next" }, t("board.next_hand", { number: game.hands_played + 1 })),
+      h(
+        "table",
+        { class: "scores two-player" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("board.player")),
+            h("th", { scope: "col" }, t("board.boxes")),
+            h("th", { scope: "col" }, t("board.score")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          rows.map((id) => {
+            const score = game.scores[String(id)];
+            const role = roleOf[id];
+            const bar = h("span", { class: "bar" });
+            bar.style.width = `${Math.min(100, Math.round((100 * score) / target))}%`;
+            bar.style.background = COLORS[game.players.indexOf(id)];
+            const count = boxes[String(id)] || 0;
+            return h(
+              "tr",
+              { "data-player": id, "data-role": role || "" },
+              h(
+                "th",
+                { scope: "row" },
+                name(id),
+                game.winner === id ? ` ${t("board.won_mark")}` : "",
+                role === "dealer" ? h("span", { class: "dealer" }, ` · ${t("board.deals")}`) : null,
+              ),
+              h(
+                "td",
+                { class: "boxes", "data-boxes": count },
+                h("span", { class: "tally", "aria-hidden": "true" }, "▮".repeat(Math.min(count, 12))),
+                h("span", { class: "count" }, String(count)),
+              ),
+              h(
+                "td",
+                { class: "score" },
+                h("span", { class: "points", "data-score": score }, String(score)),
+                h("span", { class: "of" }, ` / ${target}`),
+                h("span", { class: "progress", "aria-hidden": "true" }, bar),
+                game.winner ? null : h("span", { class: "to-go" }, t("board.to_go", { points: Math.max(0, target - score) })),
+              ),
+            );
+          }),
+        ),
+      ),
+      game.result ? resultView(game, name) : null,
       rulesLine(game),
     );
   }
@@ -358,7 +436,7 @@ export function gameScreen(root, gameId) {
       h(
         "div",
         { class: "segmented", role: "group", "aria-label": t("queue.who_knocked") },
-        ["box", "captain"].map((role) =>
+        knockerSeats(view.game).map((role) =>
           h(
             "button",
             { type: "button", "data-knocker": role, onclick: () => send(role) },
@@ -560,8 +638,67 @@ function remember(gameId) {
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
 }
 
+/** R31: a won two-player game's result, each player's total by its parts, the net and the winner. */
+function resultView(game, name) {
+  const result = game.result;
+  const ids = [result.winner, result.loser];
+  const PARTS = ["hand_points", "box_bonus", "game_bonus", "shutout"];
+  return h(
+    "section",
+    { class: "result", "aria-labelledby": "result-title", "data-net": result.net, "data-winner": result.winner },
+    h("h3", { id: "result-title" }, t("result.title")),
+    h(
+      "table",
+      { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("td", {}), ids.map((id) => h("th", { scope: "col", "data-player": id }, name(id))))),
+      h(
+        "tbody",
+        {},
+        PARTS.map((part) =>
+          h(
+            "tr",
+            { "data-part": part },
+            h("th", { scope: "row" }, t(`result.${part}`)),
+            ids.map((id) => h("td", { "data-player": id }, String(result.totals[String(id)][part]))),
+          ),
+        ),
+        h(
+          "tr",
+          { class: "total", "data-part": "total" },
+          h("th", { scope: "row" }, t("result.total")),
+          ids.map((id) => h("td", { "data-player": id }, String(result.totals[String(id)].total))),
+        ),
+      ),
+    ),
+    result.shutout ? h("p", { class: "shutout-mark" }, t("result.shut_out", { name: name(result.loser) })) : null,
+    h("p", { class: "net" }, t("result.net", { name: name(result.winner), net: result.net })),
+    (result.explanation || []).length
+      ? h(
+          "details",
+          { class: "result-how" },
+          h("summary", {}, t("result.how")),
+          h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
+        )
+      : null,
+  );
+}
+
 function rulesLine(game) {
   const r = game.rules;
+  if (isTwoPlayer(game)) {
+    const limit = r.preset === "oklahoma" ? t("rules.limit_upcard") : t("rules.limit", { limit: r.knock_limit });
+    const parts = [
+      t("rules.game_to", { target: r.target_score }),
+      limit,
+      t("rules.bonuses", { gin: r.gin_bonus, undercut: r.undercut_bonus }),
+      r.big_gin_bonus ? t("rules.big_gin_line", { bonus: r.big_gin_bonus }) : null,
+      t("rules.boxes_line", { bonus: r.box_bonus, game: r.game_bonus }),
+      r.boxes_immediate ? t("rules.boxes_immediate_line") : null,
+      t(`option.shutout.${r.shutout}`),
+      r.preset === "oklahoma" ? t(`option.spades_double.${r.spades_double}`) : null,
+    ];
+    return h("p", { class: "rules-line" }, parts.filter(Boolean).join(" · "));
+  }
   return h(
     "p",
     { class: "rules-line" },
@@ -585,7 +722,7 @@ function handRow(hand, game, name, actions) {
     summary = outcomeWord("draw");
   } else {
     const knocker = hand.seating[hand.knocker];
-    const defender = hand.seating[hand.knocker === "box" ? "captain" : "box"];
+    const defender = hand.seating[otherSeat(hand.knocker)];
     const scorer = r.scorer === "knocker" ? knocker : defender;
     summary = t("history.summary", {
       knocker: name(knocker),
@@ -593,6 +730,8 @@ function handRow(hand, game, name, actions) {
       scorer: name(scorer),
       points: r.points,
     });
+    if (r.boxes) summary += ` · ${t("history.boxes", { count: r.boxes })}`; // R29
+    if (r.upcard) summary += ` · ${t("history.upcard", { card: face(r.upcard) })}`; // R33
   }
   const running = game.players.map((id) => `${name(id)} ${hand.scores[String(id)]}`).join(" · ");
   const marks = [];
@@ -607,7 +746,7 @@ function handRow(hand, game, name, actions) {
     h(
       "p",
       { class: "seating" },
-      ROLES.map((role) => `${roleWord(role)}: ${name(hand.seating[role])}`).join(" · "),
+      seatsOf(game).map((role) => `${roleWord(role)}: ${name(hand.seating[role])}`).join(" · "),
     ),
     marks.map((m) => h("p", { class: "mark" }, m)),
     handDetail(game.id, hand.number, name),

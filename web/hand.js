@@ -7,7 +7,11 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { OWNER, cardPicker } from "./picker.js";
 import { enqueue, hasWaiting, nextSeats, projection, setSeatsAfter } from "./queue.js";
-import { cardFace, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
+import { cardFace, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
+import { countsRuling, handTerms } from "./presets.js";
+
+/** The rules whose knock limit a refused knock cites: R14, R33 (the up-card), R35 (straight), R32 (big gin). */
+const LIMIT_RULES = ["R14", "R32", "R33", "R35"];
 
 function blank() {
   return {
@@ -24,6 +28,9 @@ function blank() {
     layoffs: [],
     kCount: "",
     dCount: "",
+    upcard: "", // R33: the hand's up-card (Oklahoma)
+    bigGin: false, // R32: the knocker melds 11 cards, with no discard
+    fresh: true, // a new hand: in Oklahoma its up-card is tapped first
     preview: null,
     correcting: null,
     typing: false, // the typed-cards fields are open
@@ -34,32 +41,28 @@ const owned = (s, who) => canonical(Object.keys(s.assign).filter((c) => s.assign
 const melded = (s) => new Set([...s.kMelds.flat(), ...s.dMelds.flat(), ...s.layoffs.map((l) => l.card)]);
 
 /** The API body for the hand as entered, played in `seating` (the API
- * refuses it when the seats have moved meanwhile, R11). */
-export function handBody(s, seating) {
+ * refuses it when the seats have moved meanwhile, R11, R28). */
+export function handBody(s, seating, rules = {}) {
   if (s.mode === "draw") return { outcome: "draw", seating };
+  const upcard = rules.preset === "oklahoma" && s.upcard ? { upcard: s.upcard } : {}; // R33
   if (s.mode === "counts") {
     return {
       knocker: s.knocker,
       knocker_deadwood_count: Number(s.kCount),
       defender_deadwood_count: Number(s.dCount),
+      ...upcard,
+      ...(s.bigGin && rules.big_gin_bonus ? { big_gin: true } : {}), // R32
       seating,
     };
   }
-  const discard = owned(s, "x")[0];
+  const discard = s.bigGin ? null : owned(s, "x")[0]; // R32: a big gin has no discard
   const knockerHand = { cards: owned(s, "k") };
   if (discard) knockerHand.discard = discard;
   const defenderHand = { cards: owned(s, "d") };
   if (s.declare && s.kMelds.length) knockerHand.melds = s.kMelds;
   if (s.declare && s.dMelds.length) defenderHand.melds = s.dMelds;
   if (s.declare && s.kMelds.length && s.layoffs.length) defenderHand.layoffs = s.layoffs;
-  return { knocker: s.knocker, knocker_hand: knockerHand, defender_hand: defenderHand, seating };
-}
-
-/** R16-R18 on two counts, as the API scores a hand by counts (R25). */
-function countsRuling(rules, k, d) {
-  if (k === 0) return { outcome: "gin", scorer: "knocker", points: d + rules.gin_bonus };
-  if (k < d) return { outcome: "knock", scorer: "knocker", points: d - k };
-  return { outcome: "undercut", scorer: "defender", points: rules.undercut_bonus + k - d };
+  return { knocker: s.knocker, knocker_hand: knockerHand, defender_hand: defenderHand, ...upcard, seating };
 }
 
 export function handForm(root, ctx) {
@@ -69,7 +72,14 @@ export function handForm(root, ctx) {
   // A correction is played in the hand's own seats; the next hand in the seats
   // the game will have once the hands queued on this phone are recorded (R11).
   const seating = () => (s.correcting ? s.correcting.seating : projection(ctx.game()).seats);
-  const defenderRole = () => (s.knocker === "box" ? "captain" : "box");
+  const defenderRole = () => otherSeat(s.knocker);
+  const rules = () => ctx.game().rules;
+  const oklahoma = () => rules().preset === "oklahoma";
+  const bigGinOn = () => Boolean(rules().big_gin_bonus) && s.bigGin; // R32
+  const knockerCount = () => (bigGinOn() ? 11 : 10);
+  /** The hand's knock limit: the rules', or in Oklahoma the up-card's (R33; none until it is given). */
+  const limitNow = () => handTerms(rules(), s.upcard).limit;
+  const counted = (k, d) => countsRuling(rules(), k, d, { upcard: s.upcard || null, bigGin: bigGinOn() });
   const nameIn = (role) => ctx.name(seating()[role]);
   const render = () => draw();
 
@@ -79,6 +89,13 @@ export function handForm(root, ctx) {
   }
 
   function tapCard(card) {
+    if (!s.declare && s.target === "u") {
+      // R33: the up-card may be in either hand (the non-dealer may take it), so it is tapped on its own
+      s.upcard = s.upcard === card ? "" : card;
+      if (s.upcard && s.mode === "cards" && owned(s, "k").length < knockerCount()) s.target = "k";
+      s.preview = null;
+      return render();
+    }
     if (s.declare) {
       const owner = s.assign[card];
       const want = s.group === "k" ? "k" : "d";
@@ -89,11 +106,11 @@ export function handForm(root, ctx) {
       if (owner && owner !== s.target) return; // taken by the other hand
       if (owner === s.target) delete s.assign[card];
       else {
-        const limit = s.target === "x" ? 1 : 10;
+        const limit = s.target === "x" ? 1 : s.target === "k" ? knockerCount() : 10;
         if (owned(s, s.target).length >= limit) return;
         s.assign[card] = s.target;
-        // a full hand moves on: the knocker's 10, then the defender's 10, then the discard
-        if (owned(s, s.target).length === limit && s.target !== "x") s.target = s.target === "k" ? "d" : "x";
+        // a full hand moves on: the knocker's 10 (11 for a big gin), then the defender's 10, then the discard
+        if (owned(s, s.target).length === limit && s.target !== "x" && !(s.target === "d" && bigGinOn())) s.target = s.target === "k" ? "d" : "x";
       }
     }
     s.preview = null;
@@ -107,10 +124,12 @@ export function handForm(root, ctx) {
       const n = 3 - s.pending.length; // R4, R5: three cards at least
       return n > 0 ? t("picker.more_meld", { n }) : t("picker.meld_ready");
     }
+    if (s.target === "u") return s.upcard ? t("picker.full_upcard", { card: face(s.upcard), limit: limitNow() }) : t("picker.more_upcard");
     const n = owned(s, s.target).length;
     if (s.target === "x") return n ? t("picker.full_discard") : t("picker.more_discard"); // R21: it may be left out
     const who = OWNER[s.target];
-    return n < 10 ? t(`picker.more_${who}`, { n: 10 - n }) : t(`picker.full_${who}`);
+    const full = s.target === "k" ? knockerCount() : 10;
+    return n < full ? t(`picker.more_${who}`, { n: full - n }) : t(`picker.full_${who}`);
   }
 
   /** Clears what is being tapped: the tapped cards of a meld, or the target's cards. */
@@ -119,6 +138,7 @@ export function handForm(root, ctx) {
       return { label: t("picker.clear_tapped"), disabled: s.pending.length === 0, onClear: () => set({ pending: [] }) };
     }
     const target = s.target;
+    if (target === "u") return { label: t("picker.clear_upcard"), disabled: !s.upcard, onClear: () => set({ upcard: "", preview: null }) };
     return {
       label: t(`picker.clear_${OWNER[target]}`),
       disabled: owned(s, target).length === 0,
@@ -138,13 +158,15 @@ export function handForm(root, ctx) {
     return cardPicker({
       card: (card) => {
         const owner = s.assign[card];
-        if (s.declare) return { owner, inMeld: taken.has(card), disabled: owner !== want || taken.has(card), pressed: s.pending.includes(card) };
-        return { owner, inMeld: taken.has(card), disabled: Boolean(owner && owner !== s.target), pressed: owner === s.target };
+        const upcard = card === s.upcard;
+        if (s.declare) return { owner, upcard, inMeld: taken.has(card), disabled: owner !== want || taken.has(card), pressed: s.pending.includes(card) };
+        if (s.target === "u") return { owner, upcard, inMeld: taken.has(card), disabled: false, pressed: upcard };
+        return { owner, upcard, inMeld: taken.has(card), disabled: Boolean(owner && owner !== s.target), pressed: owner === s.target };
       },
       onTap: tapCard,
       remaining: remaining(),
       clear: clearing(),
-      legend: s.declare ? ["k", "d", "x", "meld"] : ["k", "d", "x"],
+      legend: [...(oklahoma() ? ["u"] : []), "k", "d", ...(bigGinOn() ? [] : ["x"]), ...(s.declare ? ["meld"] : [])],
     });
   }
 
@@ -278,15 +300,18 @@ export function handForm(root, ctx) {
 
   function cardsPart() {
     const counts = { k: owned(s, "k").length, d: owned(s, "d").length, x: owned(s, "x").length };
+    const targets = [
+      oklahoma() ? ["u", s.upcard ? t("cards.target_upcard_is", { card: face(s.upcard) }) : t("cards.target_upcard")] : null,
+      ["k", t(bigGinOn() ? "cards.target_knocker_big" : "cards.target_knocker", { name: nameIn(s.knocker), n: counts.k })],
+      ["d", t("cards.target_defender", { name: nameIn(defenderRole()), n: counts.d })],
+      bigGinOn() ? null : ["x", t("cards.target_discard", { n: counts.x })],
+    ].filter(Boolean);
     return [
+      bigGinToggle(),
       h(
         "div",
-        { class: "segmented targets", role: "group", "aria-label": t("cards.tapping_for") },
-        [
-          ["k", t("cards.target_knocker", { name: nameIn(s.knocker), n: counts.k })],
-          ["d", t("cards.target_defender", { name: nameIn(defenderRole()), n: counts.d })],
-          ["x", t("cards.target_discard", { n: counts.x })],
-        ].map(([target, label]) =>
+        { class: `segmented targets${targets.length > 3 ? " two-rows" : ""}`, role: "group", "aria-label": t("cards.tapping_for") },
+        targets.map(([target, label]) =>
           h(
             "button",
             {
@@ -299,6 +324,7 @@ export function handForm(root, ctx) {
           ),
         ),
       ),
+      oklahoma() && s.upcard ? h("p", { class: "upcard-limit", "data-limit": limitNow() }, t("picker.full_upcard", { card: face(s.upcard), limit: limitNow() })) : null,
       picker(),
       h(
         "label",
@@ -318,15 +344,63 @@ export function handForm(root, ctx) {
         { class: "typing", open: s.typing, ontoggle: (e) => { s.typing = e.target.open; } },
         h("summary", {}, t("cards.type_them")),
         h("p", { id: "typed-help", class: "hint" }, t("cards.typed_help")),
-        typed("k", t("cards.knocker_cards"), 10),
+        typed("k", t("cards.knocker_cards"), knockerCount()),
         typed("d", t("cards.defender_cards"), 10),
-        typed("x", t("cards.discard"), 1),
+        bigGinOn() ? null : typed("x", t("cards.discard"), 1),
       ),
     ];
   }
 
+  /** R32: under rules with a big gin bonus, a knocker who melded all 11 cards (and no discard). */
+  function bigGinToggle() {
+    if (!rules().big_gin_bonus) return null;
+    return h(
+      "label",
+      { class: "inline check big-gin" },
+      h("input", {
+        type: "checkbox",
+        id: "big-gin",
+        checked: s.bigGin,
+        onchange: (e) => {
+          const change = { bigGin: e.target.checked, preview: null };
+          if (e.target.checked) {
+            for (const c of Object.keys(s.assign)) if (s.assign[c] === "x") delete s.assign[c]; // no discard
+            if (s.target === "x") change.target = "k";
+            if (s.mode === "counts") change.kCount = "0"; // R32: all 11 meld
+          } else {
+            // back to 10: the knocker's last tapped card is let go
+            const k = owned(s, "k");
+            if (k.length > 10) delete s.assign[k[k.length - 1]];
+          }
+          set(change);
+        },
+      }),
+      " ",
+      t("record.big_gin", { bonus: rules().big_gin_bonus }),
+    );
+  }
+
+  /** R33: the up-card, tapped on a picker of its own when the hand is entered by counts. */
+  function upcardPicker() {
+    return h(
+      "div",
+      { class: "upcard-part" },
+      h("p", { class: "upcard-title" }, s.upcard ? t("cards.target_upcard_is", { card: face(s.upcard) }) : t("cards.target_upcard")),
+      cardPicker({
+        card: (card) => ({ owner: null, upcard: card === s.upcard, pressed: card === s.upcard, disabled: false }),
+        onTap: (card) => {
+          s.upcard = s.upcard === card ? "" : card;
+          s.preview = null;
+          render();
+        },
+        remaining: s.upcard ? t("picker.full_upcard", { card: face(s.upcard), limit: limitNow() }) : t("picker.more_upcard"),
+        named: false,
+      }),
+    );
+  }
+
   function countsPart() {
-    const limit = ctx.game().rules.knock_limit;
+    const limit = bigGinOn() ? 0 : limitNow();
     const field = (id, label, value, max, key) =>
       h(
         "div",
@@ -348,13 +422,16 @@ export function handForm(root, ctx) {
         }),
       );
     return [
+      oklahoma() ? upcardPicker() : null,
+      bigGinToggle(),
       field("count-knocker", t("counts.knocker", { name: nameIn(s.knocker) }), s.kCount, limit, "kCount"),
       field("count-defender", t("counts.defender", { name: nameIn(defenderRole()) }), s.dCount, 100, "dCount"),
     ];
   }
 
   function countsValid() {
-    const limit = ctx.game().rules.knock_limit;
+    if (oklahoma() && !s.upcard) return null; // R33: the limit is the up-card's
+    const limit = bigGinOn() ? 0 : limitNow();
     const k = Number(s.kCount);
     const d = Number(s.dCount);
     const whole = (v, max) => /^\d+$/.test(String(v)) && Number(v) <= max;
@@ -364,8 +441,11 @@ export function handForm(root, ctx) {
   function previewView() {
     if (s.mode === "counts") {
       const counts = countsValid();
-      if (!counts) return h("p", { class: "hint" }, t("counts.bounds", { limit: ctx.game().rules.knock_limit }));
-      return rulingView(countsRuling(ctx.game().rules, counts.k, counts.d));
+      if (!counts) {
+        if (oklahoma() && !s.upcard) return h("p", { class: "hint" }, t("counts.need_upcard"));
+        return h("p", { class: "hint" }, t("counts.bounds", { limit: bigGinOn() ? 0 : limitNow() }));
+      }
+      return rulingView(counted(counts.k, counts.d));
     }
     if (s.mode === "draw") return h("p", {}, t("draw.explain"));
     if (!s.preview) return null;
@@ -397,10 +477,14 @@ export function handForm(root, ctx) {
       h(
         "p",
         { class: "verdict", "data-outcome": r.outcome, "data-points": r.points },
-        h("strong", {}, outcomeWord(r.outcome)),
+        h("strong", {}, r.big_gin ? t("outcome.big_gin") : outcomeWord(r.outcome)),
         " · ",
         t("preview.scores", { name: nameIn(scorerRole), points: r.points }),
+        r.boxes ? h("span", { class: "hand-boxes", "data-boxes": r.boxes }, ` · ${t("history.boxes", { count: r.boxes })}`) : null,
       ),
+      r.base_points !== undefined && r.base_points !== r.points
+        ? h("p", { class: "doubled" }, t("preview.spade_double", { base: r.base_points, points: r.points }))
+        : null,
     ];
     if (withCards) {
       const k = r.knocker;
@@ -451,15 +535,15 @@ export function handForm(root, ctx) {
               h("p", {}, t("illegal.legal")),
               h("div", { class: "spread" }, legal.melds.map((m) => h("span", { class: "meld" }, m.map((c) => cardFace(c)))), legal.deadwood.length ? h("span", { class: "deadwood" }, legal.deadwood.map((c) => cardFace(c))) : null),
             )
-          : p.rule === "R14" ? h("p", {}, t("illegal.none")) : null,
-        p.rule === "R14" ? h("p", {}, t("illegal.not_recorded")) : null,
+          : LIMIT_RULES.includes(p.rule) ? h("p", {}, t("illegal.none")) : null,
+        LIMIT_RULES.includes(p.rule) ? h("p", {}, t("illegal.not_recorded")) : null,
       ),
     );
   }
 
   async function preview() {
     if (s.mode !== "cards") return render();
-    const { seating: _seats, ...body } = handBody(s, seating());
+    const { seating: _seats, ...body } = handBody(s, seating(), ctx.game().rules);
     const rules = ctx.game().rules;
     try {
       const ruling = await api.refereeHand({ ...body, rules });
@@ -491,7 +575,7 @@ export function handForm(root, ctx) {
   async function saveHand() {
     const game = ctx.game();
     if (s.mode === "counts" && !countsValid()) return render();
-    const body = handBody(s, seating());
+    const body = handBody(s, seating(), game.rules);
     try {
       if (s.correcting) {
         await api.correctHand(game, s.correcting.number, body);
@@ -517,7 +601,7 @@ export function handForm(root, ctx) {
         await ctx.saved(t("record.saved", { number: game.hands_played + 1 }));
       }
     } catch (error) {
-      if (error instanceof ApiError && (error.problem.rule === "R14" || error.status === 422)) {
+      if (error instanceof ApiError && (LIMIT_RULES.includes(error.problem.rule) || error.status === 422)) {
         s.preview = { error };
         render();
         return ctx.say(problemView(error));
@@ -542,11 +626,11 @@ export function handForm(root, ctx) {
   function judged() {
     if (s.mode === "draw") return { scorer: null, points: 0 }; // R12
     if (s.mode === "counts") {
-      const { scorer, points } = countsRuling(ctx.game().rules, Number(s.kCount), Number(s.dCount));
-      return { scorer, points };
+      const { scorer, points, boxes } = counted(Number(s.kCount), Number(s.dCount));
+      return { scorer, points, boxes };
     }
     const ruling = s.preview && s.preview.ruling;
-    return ruling ? { scorer: ruling.scorer, points: ruling.points } : null;
+    return ruling ? { scorer: ruling.scorer, points: ruling.points, boxes: ruling.boxes } : null;
   }
 
   /** The next hand's seats wait on a queued hand the phone could not judge: who won it? */
@@ -560,14 +644,14 @@ export function handForm(root, ctx) {
       h(
         "div",
         { class: "segmented who-won", role: "group", "aria-label": t("queue.who_won", { number: unknown.number }) },
-        ["box", "captain"].map((role) =>
+        knockerSeats(game).map((role) =>
           h(
             "button",
             {
               type: "button",
               "data-winner": role,
               onclick: () => {
-                setSeatsAfter(unknown.item.idempotencyKey, nextSeats(seats, role)); // R11
+                setSeatsAfter(unknown.item.idempotencyKey, nextSeats(seats, role, game.rules)); // R11, R28
                 ctx.queueChanged();
               },
             },
@@ -584,6 +668,9 @@ export function handForm(root, ctx) {
     const game = ctx.game();
     if (!game) return;
     shownFor = game.version;
+    if (!knockerSeats(game).includes(s.knocker)) s.knocker = knockerSeats(game)[0]; // R8, R28
+    if (s.fresh && game.rules.preset === "oklahoma" && !s.correcting) s.target = "u"; // R33: the up-card first
+    s.fresh = false;
     if (!writeKey(game)) {
       return replace(root, h("h2", { id: "record-title" }, t("record.title_readonly")), h("p", {}, t("record.need_key")));
     }
@@ -625,7 +712,7 @@ export function handForm(root, ctx) {
         ? h(
             "div",
             { class: "segmented knocker", role: "group", "aria-label": t("record.who_knocked") },
-            ["box", "captain"].map((role) =>
+            knockerSeats(game).map((role) =>
               h(
                 "button",
                 { type: "button", "data-knocker": role, "aria-pressed": s.knocker === role ? "true" : "false", onclick: () => set({ knocker: role, preview: null }) },
@@ -657,6 +744,8 @@ export function handForm(root, ctx) {
       s.mode = hand.mode;
       const input = hand.input || {};
       if (hand.mode !== "draw") s.knocker = hand.knocker;
+      if (input.upcard) s.upcard = input.upcard; // R33
+      if (input.big_gin) s.bigGin = true; // R32, by counts
       if (hand.mode === "counts") {
         s.kCount = String(input.knocker_deadwood_count);
         s.dCount = String(input.defender_deadwood_count);
@@ -665,6 +754,7 @@ export function handForm(root, ctx) {
         for (const c of input.knocker_hand.cards) s.assign[c] = "k";
         for (const c of input.defender_hand.cards) s.assign[c] = "d";
         if (input.knocker_hand.discard) s.assign[input.knocker_hand.discard] = "x";
+        if (input.knocker_hand.cards.length === 11) s.bigGin = true; // R32
         if (input.knocker_hand.melds || input.defender_hand.melds) {
           s.declare = true;
           s.kMelds = input.knocker_hand.melds || [];

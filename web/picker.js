@@ -10,8 +10,8 @@ import { RANKS, SUITS, SYMBOL, face } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const OWNER = { k: "knocker", d: "defender", x: "discard" };
-export const MARK = { k: "▲", d: "■", x: "✕", meld: "✓" };
+export const OWNER = { k: "knocker", d: "defender", x: "discard", u: "upcard" };
+export const MARK = { k: "▲", d: "■", x: "✕", meld: "✓", u: "◆" };
 
 const mark = (kind) => h("span", { class: `mark mark-${kind}`, "aria-hidden": "true" }, MARK[kind]);
 
@@ -19,8 +19,9 @@ const mark = (kind) => h("span", { class: `mark mark-${kind}`, "aria-hidden": "t
  * The picker: a line saying what is still to tap (`remaining`, or nothing),
  * a clear button (`clear`: {label, onClear, disabled}), a legend of the
  * owners shown (`legend`: a list of k, d, x, meld) and the grid.
- * `card(c)` says how card `c` stands: `{owner, pressed, disabled, inMeld}`
- * (owner: k, d or x, or none); `onTap(c)` is called on a tap. `named`: a
+ * `card(c)` says how card `c` stands: `{owner, pressed, disabled, inMeld, upcard}`
+ * (owner: k, d or x, or none; upcard: it is the hand's up-card, R33, which
+ * may be in either hand too); `onTap(c)` is called on a tap. `named`: a
  * card's name says whose it is ("7♥ (knocker)").
  */
 export function cardPicker({ card, onTap, remaining = null, clear = null, legend = [], named = true }) {
@@ -45,7 +46,7 @@ export function cardPicker({ card, onTap, remaining = null, clear = null, legend
             h(
               "li",
               { class: `legend-${kind}` },
-              h("span", { class: `swatch-card ${kind === "meld" ? "in-meld" : `own-${kind}`}`, "aria-hidden": "true" }, mark(kind)),
+              h("span", { class: `swatch-card ${kind === "meld" ? "in-meld" : kind === "u" ? "is-upcard" : `own-${kind}`}`, "aria-hidden": "true" }, mark(kind)),
               kind === "meld" ? t("picker.in_meld") : t(`cards.owner_${OWNER[kind]}`),
             ),
           ),
@@ -60,13 +61,17 @@ export function cardPicker({ card, onTap, remaining = null, clear = null, legend
           { class: `suit-row ${suit === "H" || suit === "D" ? "red" : "black"}`, role: "group", "aria-label": t(`suit.${suit}`) },
           RANKS.map((rank) => {
             const c = rank + suit;
-            const { owner, pressed, disabled, inMeld } = card(c);
-            const whose = [owner && named ? t(`cards.owner_${OWNER[owner]}`) : null, inMeld ? t("picker.in_meld") : null].filter(Boolean);
+            const { owner, pressed, disabled, inMeld, upcard } = card(c);
+            const whose = [
+              owner && named ? t(`cards.owner_${OWNER[owner]}`) : null,
+              upcard ? t("cards.owner_upcard") : null,
+              inMeld ? t("picker.in_meld") : null,
+            ].filter(Boolean);
             return h(
               "button",
               {
                 type: "button",
-                class: `pick ${owner ? `own-${owner}` : ""} ${inMeld ? "in-meld" : ""}`,
+                class: `pick ${owner ? `own-${owner}` : ""} ${inMeld ? "in-meld" : ""} ${upcard ? "is-upcard" : ""}`,
                 "data-card": c,
                 "aria-pressed": pressed ? "true" : "false",
                 "aria-label": `${face(c)}${whose.length ? ` (${whose.join(", ")})` : ""}`,
@@ -76,6 +81,7 @@ export function cardPicker({ card, onTap, remaining = null, clear = null, legend
               h("span", { "aria-hidden": "true" }, rank, h("small", {}, SYMBOL[suit])),
               owner && named ? mark(owner) : null,
               inMeld ? mark("meld") : null,
+              upcard ? mark("u") : null,
             );
           }),
         ),

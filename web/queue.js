@@ -57,18 +57,28 @@ export function retryQueued(idempotencyKey, knocker, seating) {
 export const setSeatsAfter = (idempotencyKey, seats) =>
   update(idempotencyKey, (item) => ({ ...item, seatsAfter: seats }));
 
-/** R11 after a hand won by `winner` ("box" or "captain"); R12: a draw (null) keeps the seats. */
-export function nextSeats(seats, winner) {
+/**
+ * The seats after a hand won from seat `winner`; a draw (null) keeps them
+ * (R12, R28). Three-handed: R11. Two players: R28 by the rules' next_dealer.
+ */
+export function nextSeats(seats, winner, rules = {}) {
   if (!winner) return seats;
+  if ("dealer" in seats) {
+    const loser = winner === "dealer" ? "non_dealer" : "dealer";
+    const deals = { winner, loser, alternate: "non_dealer" }[rules.next_dealer || "winner"];
+    return deals === "dealer" ? seats : { dealer: seats.non_dealer, non_dealer: seats.dealer };
+  }
   if (winner === "box") return { box: seats.box, captain: seats.sitter, sitter: seats.captain };
   return { box: seats.captain, captain: seats.sitter, sitter: seats.box };
 }
 
-/** R11: the winner of a hand is the knocker, unless he is undercut (the defender scores). */
+const OTHER = { box: "captain", captain: "box", dealer: "non_dealer", non_dealer: "dealer" };
+
+/** R11, R28: the winner of a hand is the knocker, unless he is undercut (the defender scores). */
 export function winnerRole(body, judged) {
   if (body.outcome === "draw" || !judged || !judged.scorer) return null;
   if (judged.scorer === "knocker") return body.knocker;
-  return body.knocker === "box" ? "captain" : "box";
+  return OTHER[body.knocker];
 }
 
 /**
@@ -97,14 +107,16 @@ export function projection(game) {
     const role = winnerRole(item.body, item.judged);
     if (role) {
       const scorer = played[role];
-      scores[scorer] = (scores[scorer] || 0) + item.judged.points; // R19: never the sitter
+      // R19: never the sitter; R29: box bonuses count at once only by boxes_immediate
+      const boxes = game.rules.boxes_immediate ? (item.judged.boxes || 0) * game.rules.box_bonus : 0;
+      scores[scorer] = (scores[scorer] || 0) + item.judged.points + boxes;
       if (scores[scorer] >= game.rules.target_score) {
         winner = scorer; // R20: the game ends with this hand
         seats = null;
         continue;
       }
     }
-    seats = nextSeats(played, role);
+    seats = nextSeats(played, role, game.rules);
   }
   return { seats, number: game.hands_played + waiting.length + 1, winner, scores, unknown: seats ? null : unknown };
 }

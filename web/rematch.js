@@ -5,7 +5,7 @@
 import { leagueKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { ROLES, roleWord } from "./words.js";
+import { seatsOf, roleWord } from "./words.js";
 import { cutFieldset, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
 
 /** The rematch disclosure of a game screen; leagueName is the game's league's, if known. */
@@ -15,8 +15,9 @@ export function rematchPart(game, name, leagueName) {
   const status = h("div", { class: "rematch-status", role: "status", "aria-live": "polite" });
   const seated = game.roles || game.first_roles;
 
-  const cutPart = () => cutFieldset("rematch-cut", game.players.map(name));
+  const cutPart = () => cutFieldset("rematch-cut", game.players.map(name), game.players.length === 2 ? t("start.cut_help_two") : null);
 
+  const ROLES = seatsOf(game); // box, captain, sitter; or dealer, non_dealer (R28)
   const rolesPart = () =>
     rolesFieldset("rematch-role", ROLES, roleWord, (role) => game.players.map((id) => h("option", { value: id, selected: seated[role] === id }, name(id))));
 
@@ -29,7 +30,7 @@ export function rematchPart(game, name, leagueName) {
       request.cut = cut;
     } else {
       request.roles = Object.fromEntries(ROLES.map((role) => [role, Number(body.querySelector(`#rematch-role-${role}`).value)]));
-      if (new Set(Object.values(request.roles)).size !== 3) return replace(status, h("p", { class: "problem", role: "alert" }, t("start.need_three")));
+      if (new Set(Object.values(request.roles)).size !== ROLES.length) return replace(status, h("p", { class: "problem", role: "alert" }, t(ROLES.length === 2 ? "start.need_two" : "start.need_three")));
     }
     if (game.league_id) request.league_id = game.league_id;
     else if (game.visibility === "private") request.visibility = "private";

@@ -18,12 +18,12 @@ export const howSwitch = (state, draw) =>
   );
 
 /** One card field a player, its ids `${prefix}-${i}`; labels are the players' names. */
-export const cutFieldset = (prefix, labels) =>
+export const cutFieldset = (prefix, labels, help = null) =>
   h(
     "fieldset",
     {},
-    h("legend", {}, t("start.cut_legend")),
-    h("p", { class: "hint" }, t("start.cut_help")),
+    h("legend", {}, t(labels.length === 2 ? "start.cut_legend_two" : "start.cut_legend")),
+    h("p", { class: "hint" }, help || t("start.cut_help")),
     labels.map((label, i) =>
       h(
         "div",

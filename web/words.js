@@ -7,6 +7,21 @@ import { face, isRed } from "./cards.js";
 import { has, language, t } from "./i18n.js";
 
 export const ROLES = ["box", "captain", "sitter"];
+/** R28: the seats of a two-player hand. */
+export const TWO_SEATS = ["dealer", "non_dealer"];
+/** The presets the page plays (R27), the default first. */
+export const PRESETS = ["three_handed", "classic", "straight", "oklahoma"];
+
+/** A game under a two-player preset (R27, R28); a game with no preset is three-handed. */
+export const isTwoPlayer = (game) => Boolean(game && game.rules && game.rules.preset && game.rules.preset !== "three_handed");
+/** The seats of a game's hands, in the order shown. */
+export const seatsOf = (game) => (isTwoPlayer(game) ? TWO_SEATS : ROLES);
+/** The seats a knocker may sit in (R8: never the sitter). */
+export const knockerSeats = (game) => (isTwoPlayer(game) ? TWO_SEATS : ["box", "captain"]);
+const OTHER = { box: "captain", captain: "box", dealer: "non_dealer", non_dealer: "dealer" };
+/** The defender of a hand knocked from `seat`. */
+export const otherSeat = (seat) => OTHER[seat];
+export const presetWord = (preset) => t(`preset.${preset || "three_handed"}`);
 
 export const roleWord = (role) => t(`role.${role}`);
 /** A player named with his seat: "Tom (captain)", never a bare role. */
@@ -31,7 +46,7 @@ export function problemWords(error) {
 
 /** Who sits where, by name: "Box: Ann · Captain: Bob · Sitter: Cy". */
 export const seatingWords = (seating, name) =>
-  ROLES.filter((role) => seating[role] !== undefined).map((role) => `${roleWord(role)}: ${name(seating[role])}`).join(" · ");
+  [...ROLES, ...TWO_SEATS].filter((role) => seating[role] !== undefined).map((role) => `${roleWord(role)}: ${name(seating[role])}`).join(" · ");
 
 /**
  * A problem in the page's words (per problem type and rule), with `extra`
@@ -72,12 +87,17 @@ export function cardRow(cards, label) {
 const cardsText = (cards) => (cards && cards.length ? cards.map(face).join(" ") : "–");
 const meldsText = (melds) => (melds && melds.length ? melds.map((m) => `[${cardsText(m)}]`).join(" ") : "–");
 
-/** One step of a ruling's explanation in the page's words, its rule after it. */
-export function stepWords(step) {
+/** One step of a ruling's explanation in the page's words, its rule after it
+ * (`name`: player id -> name, for the result's steps, R29-R31). */
+export function stepWords(step, name = null) {
   const p = step.params || {};
+  const who = (id) => (name ? name(id) : String(id));
   const values = {
     ...p,
+    player: p.player === undefined ? "" : who(p.player),
+    loser: p.loser === undefined ? "" : who(p.loser),
     card: p.card ? face(p.card) : "",
+    up_card: p.up_card ? face(p.up_card) : "", // R33
     melds: meldsText(p.melds),
     deadwood: cardsText(p.deadwood),
     onto: cardsText(p.onto),
