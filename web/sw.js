@@ -25,6 +25,7 @@ const SHELL = [
   "/web/queue.js",
   "/web/recent.js",
   "/web/rematch.js",
+  "/web/presets.js",
   "/web/seats.js",
   "/web/share.js",
   "/web/words.js",
