@@ -121,6 +121,23 @@ export function gameScreen(root, gameId) {
   }
 
 
+  /** A player's progress to the target, in his colour in the chart. */
+  const scoreBar = (game, id, score, target) => {
+    const bar = h("span", { class: "bar" });
+    bar.style.width = `${Math.min(100, Math.round((100 * score) / target))}%`;
+    bar.style.background = COLORS[game.players.indexOf(id)];
+    return bar;
+  };
+
+  /** The board's title, a line under it (the preset, if given) and who won or which hand is next. */
+  const boardHead = (game, line = null) => [
+    h("h2", { id: "board-title" }, t("board.title", { id: game.id })),
+    line,
+    game.winner
+      ? h("p", { class: "winner", "data-winner": game.winner }, t("board.winner", { name: name(game.winner) }))
+      : h("p", { class: "next" }, t("board.next_hand", { number: game.hands_played + 1 })),
+  ];
+
   function renderBoard() {
     if (isTwoPlayer(view.game)) return renderTwoPlayerBoard();
     const game = view.game;
@@ -130,10 +147,7 @@ export function gameScreen(root, gameId) {
     const rows = [...game.players].sort((a, b) => ROLES.indexOf(roleOf[a]) - ROLES.indexOf(roleOf[b]));
     replace(
       parts.board,
-      h("h2", { id: "board-title" }, t("board.title", { id: game.id })),
-      game.winner
-        ? h("p", { class: "winner", "data-winner": game.winner }, t("board.winner", { name: name(game.winner) }))
-        : h("p", { class: "next" }, t("board.next_hand", { number: game.hands_played + 1 })),
+      ...boardHead(game),
       h(
         "table",
         { class: "scores" },
@@ -148,9 +162,7 @@ export function gameScreen(root, gameId) {
           rows.map((id) => {
             const score = game.scores[String(id)];
             const role = roleOf[id];
-            const bar = h("span", { class: "bar" });
-            bar.style.width = `${Math.min(100, Math.round((100 * score) / target))}%`;
-            bar.style.background = COLORS[game.players.indexOf(id)]; // as in the chart
+            const bar = scoreBar(game, id, score, target);
             return h(
               "tr",
               { "data-player": id, "data-role": role || "" },
@@ -190,11 +202,7 @@ export function gameScreen(root, gameId) {
     const boxes = game.boxes || {};
     replace(
       parts.board,
-      h("h2", { id: "board-title" }, t("board.title", { id: game.id })),
-      h("p", { class: "preset-line" }, presetWord(game.rules.preset)),
-      game.winner
-        ? h("p", { class: "winner", "data-winner": game.winner }, t("board.winner", { name: name(game.winner) }))
-        : h("p", { class: "next" }, t("board.next_hand", { number: game.hands_played + 1 })),
+      ...boardHead(game, h("p", { class: "preset-line" }, presetWord(game.rules.preset))),
       h(
         "table",
         { class: "scores two-player" },
@@ -215,9 +223,7 @@ export function gameScreen(root, gameId) {
           rows.map((id) => {
             const score = game.scores[String(id)];
             const role = roleOf[id];
-            const bar = h("span", { class: "bar" });
-            bar.style.width = `${Math.min(100, Math.round((100 * score) / target))}%`;
-            bar.style.background = COLORS[game.players.indexOf(id)];
+            const bar = scoreBar(game, id, score, target);
             const count = boxes[String(id)] || 0;
             return h(
               "tr",
