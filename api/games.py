@@ -164,7 +164,7 @@ def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[st
 
 
 @blp.route("/<id:game_id>/events", methods=["GET"])
-@blp.arguments(EventArgsSchema, location="query")
+@blp.arguments(EventArgsSchema(), location="query")  # one instance: not one built per request
 @blp.response(200, EventListSchema, headers=ETAG_HEADER)
 @keyed_read(blp, scope="game")
 def get_events(
@@ -180,7 +180,8 @@ def get_events(
         game = GameRow.read(game_id) or game
         items = events_after(game_id, after, limit)
     if not items and wait > 0:
-        db.session.close()  # no connection is held while waiting
+        if db.session.registry.has():  # a phone asking again at the version has not opened one
+            db.session.close()  # no connection is held while waiting
         watch: VersionWatch = current_app.extensions["version_watch"]
         key = credential  # of a private game: the wait ends once it is revoked
         try:
