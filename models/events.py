@@ -9,7 +9,8 @@ league starts at version 1 too, with no event before it.
 ``VersionWatch`` wakes the requests that wait for a game to move on. Workers
 and instances share nothing but the database, so the watch reads the
 database: one thread per process, one small query per tick for all the
-games being waited on, whatever the number of waiting phones.
+games being waited on, whatever the number of waiting phones, and one read of
+the events of each game that moved, whatever the number of its phones.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from models import ApiKey, db
 from models.database import now
@@ -248,3 +249,35 @@ def test_a_phone_at_the_games_version_is_answered_empty_without_a_wait_when_it_a
     game = _game(client, players)
     r = client.get(f"/api/v1/games/{game}/events?after=1")
     assert (r.status_code, r.get_json(), r.headers["ETag"]) == (200, {"items": [], "version": 1}, f'"g{game}v1"')
+
+
+def test_a_phone_costs_one_connection_a_wait_and_health_none(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    """A phone asking at its game's version takes one pooled connection, for
+    its guard's read of the game, and none once woken (the watch read its
+    events for all the game's phones); /health takes none."""
+    game = _game(client, players)
+    taken: list[str] = []
+
+    def checkout(*_: Any) -> None:
+        taken.append(threading.current_thread().name)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", checkout)
+    try:
+        assert client.get("/health").status_code == 200
+        assert taken == []
+        url = f"/api/v1/games/{game}/events?after=1&wait=10"
+        phone = threading.Thread(target=lambda: out.append(app.test_client().get(url).get_json()), name="phone")
+        out: list[Any] = []
+        phone.start()
+        _waiting(app.extensions["version_watch"], 1)
+        assert taken.count("phone") == 1  # the guard's read of the game: no second read, no read of events
+        assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+        phone.join(timeout=10)
+        assert [e["kind"] for e in out[0]["items"]] == ["hand_recorded"] and out[0]["version"] == 2
+        assert taken.count("phone") == 1  # woken and answered without a connection of its own
+    finally:
+        event.remove(engine, "checkout", checkout)
