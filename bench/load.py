@@ -22,7 +22,8 @@ with no waiter), how soon each waiting phone had a hand after its 201 (the
 wake latency), the server's memory per waiting phone, its CPU time per hand
 with no one waiting and, with them, per phone woken (the hands' own taken
 off: the answer, the phone's next ask and the watch's reads), the load
-average before (the machine is shared) and every error. The
+average before (the machine is shared) and every error. The scorers start
+once the server has taken every phone's first ask (its CPU quiet again). The
 phones are greenlets in one client process (gevent), so that the client holds
 ten thousand connections on this machine.
 
@@ -308,6 +309,21 @@ def _rss_kib(pgid: int) -> int:
     return total
 
 
+def _settle(pgid: int, *, idle: float = 0.25, most: float = 90.0) -> float:
+    """Wait until the server has taken every phone's first ask (its CPU use
+    falls below ``idle`` of a core over half a second), ``most`` seconds at
+    most; how long that took. The scorers start after it: otherwise they
+    measure the storm of the first asks (ten thousand at once), not phones
+    that wait."""
+    started = time.monotonic()
+    while time.monotonic() - started < most:
+        before = _server_cpu(pgid)
+        time.sleep(0.5)
+        if _server_cpu(pgid) - before < idle * 0.5:
+            break
+    return time.monotonic() - started
+
+
 def _waiter_child(args: argparse.Namespace) -> int:
     """The waiting phones, one greenlet each: connect, wait on the game's feed,
     note when each change arrived (monotonic clock, shared by the processes
@@ -355,7 +371,8 @@ def _waiter_child(args: argparse.Namespace) -> int:
         gevent.sleep(0.1)
     go.set()
     gevent.sleep(1.0)  # every phone has asked
-    print(json.dumps({"connected": connected[0]}), flush=True)  # the parent starts the scorers now
+    settled = 1.0 + _settle(spec["pgid"])  # and the server has taken every ask (time.sleep is gevent's here)
+    print(json.dumps({"connected": connected[0], "settle_s": settled}), flush=True)  # the scorers start now
     gevent.sleep(spec["seconds"] + 2)
     stop.set()
     gevent.killall(greenlets, timeout=5)
@@ -480,9 +497,20 @@ def run_waiters(
             text=True,
         )
         assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(json.dumps({"port": server.port, "games": versions, "waiters": waiters, "seconds": seconds}))
+        child.stdin.write(
+            json.dumps(
+                {
+                    "port": server.port,
+                    "pgid": server.process.pid,
+                    "games": versions,
+                    "waiters": waiters,
+                    "seconds": seconds,
+                }
+            )
+        )
         child.stdin.close()
-        connected = json.loads(child.stdout.readline())["connected"]
+        ready = json.loads(child.stdout.readline())
+        connected, settled = ready["connected"], ready["settle_s"]
         rss_waiting = _rss_kib(server.process.pid)
         cpu = _server_cpu(server.process.pid)
         busy = _scoring(server.port, scored, seconds, processes)
@@ -497,6 +525,7 @@ def run_waiters(
     cpu_per_hand = quiet_cpu / max(1, len(quiet["writes"]))
     return {
         "load_before": load_before,
+        "settle_s": settled,
         "backend": backend,
         "waiters": waiters,
         "connected": connected,
@@ -601,9 +630,9 @@ def _main_waiters(args: argparse.Namespace) -> int:
         "| Backend | Waiting phones (connected) | Games | Scorers | `/health` p50 / p99 ms | "
         "Write p50 / p99 ms, no waiter | Write p50 / p99 ms | Hands/s (no waiter) | Woken / expected | "
         "Wake p50 / p99 / max ms | Server RSS per waiter | Server CPU ms per hand (no waiter) / per wake | "
-        "Load before | Errors |"
+        "Load before | First asks taken, s | Errors |"
     )
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in results:
         print(
             f"| {r['backend']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']} | "
@@ -613,7 +642,7 @@ def _main_waiters(args: argparse.Namespace) -> int:
             f"{r['wakes']:,} / {r['wakes_expected']:,} | "
             f"{r['wake_p50']:.0f} / {r['wake_p99']:.0f} / {r['wake_max']:.0f} | "
             f"{r['rss_per_waiter_kib']:.0f} KiB | {r['cpu_ms_per_hand_quiet']:.1f} / {r['cpu_ms_per_wake']:.1f} | "
-            f"{r['load_before']:.1f} | {r['errors']} {' '.join(r['error_kinds'])} |"
+            f"{r['load_before']:.1f} | {r['settle_s']:.0f} | {r['errors']} {' '.join(r['error_kinds'])} |"
         )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
