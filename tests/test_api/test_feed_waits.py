@@ -206,6 +206,7 @@ def test_two_phones_waiting_on_one_game_get_the_same_answer_from_one_read(
     assert [(e["version"], e["kind"], e["hand"]) for e in body["items"]] == [(2, "hand_recorded", 1)]
     assert body["version"] == 2
     assert watch.reads["events"] == reads + 1  # both answered from one read
+    assert client.get(f"/api/v1/games/{game}/events?after=1").get_json() == body  # as a plain read has it
 
 
 def test_a_phone_waiting_with_a_share_key_gets_404_once_it_is_revoked(
