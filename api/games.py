@@ -13,7 +13,7 @@ from api.errors import FORBIDDEN, RATE_LIMITED, Problem, conflict, invalid, not_
 from api.guards import league_unseen, unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
-from models.events import VersionWatch, WaitRefused, events_after
+from models.events import Event, VersionWatch, WaitRefused, events_after
 from models.game import GameRow
 from models.league import PUBLIC
 from models.revisions import has_revisions
@@ -204,7 +204,7 @@ def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[st
 
 
 @blp.route("/<id:game_id>/events", methods=["GET"])
-@blp.arguments(EventArgsSchema, location="query")
+@blp.arguments(EventArgsSchema(), location="query")  # one instance: not one built per request
 @blp.response(200, EventListSchema, headers=ETAG_HEADER)
 @keyed_read(blp, scope="game")
 def get_events(
@@ -212,18 +212,26 @@ def get_events(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
     after, wait, limit = args["after"], args["wait"], args["limit"]
-    # read again in this request's session, so that the game and its events are of one moment
-    game = GameRow.read(game_id) or game
-    if after > game.version:
+    if after > game.version:  # the guard's read of the game, of a moment before this one
         raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
-    items = events_after(game_id, after, limit)
+    items: list[Event] = []
+    if after < game.version:  # else nothing came after it, as of the guard's read: no more to read
+        # read again in this request's session, so that the game and its events are of one moment
+        game = GameRow.read(game_id) or game
+        items = events_after(game_id, after, limit)
     if not items and wait > 0:
-        db.session.close()  # no connection is held while waiting
+        if db.session.registry.has():  # a phone asking again at the version has not opened one
+            db.session.close()  # no connection is held while waiting
         watch: VersionWatch = current_app.extensions["version_watch"]
         key = credential  # of a private game: the wait ends once it is revoked
         try:
-            seen = watch.wait(
-                game_id, after, wait, client=request.remote_addr or "", key_id=None if key is None else key.id
+            moved = watch.wait(
+                game_id,
+                after,
+                wait,
+                limit=limit,
+                client=request.remote_addr or "",
+                key_id=None if key is None else key.id,
             )
         except WaitRefused as refused:
             raise Problem(
@@ -232,10 +240,15 @@ def get_events(
                 type=RATE_LIMITED,
                 headers={"Retry-After": str(FEED_RETRY_AFTER)},
             ) from None
-        if seen is not None:
-            if key is not None and not key_reads(key.id):  # revoked while waiting: the read it opened ends
+        if moved is not None:
+            if moved.revoked:  # the read it opened ends with its key
                 raise not_found("game", game_id)
-            items = events_after(game_id, after, limit)
+            if moved.events is not None:  # read once for every waiter of the game, while its key was in force
+                items = moved.events
+            else:
+                if key is not None and not key_reads(key.id):  # revoked since the watch last looked
+                    raise not_found("game", game_id)
+                items = events_after(game_id, after, limit)
             # the version the watch read (of its last tick), or a later one the events name
-            game = game.replace(version=max([seen, *(item.version for item in items)]))
+            game = game.replace(version=max([moved.version, *(item.version for item in items)]))
     return {"items": items, "version": game.version}, {"ETag": game.etag}

@@ -19,7 +19,11 @@ phones wait on the feeds of --waiter-games games (a long poll each,
 --scorers clients record hands into some of those games and /health is asked
 all along. It reports /health and write latencies (beside the same scorers
 with no waiter), how soon each waiting phone had a hand after its 201 (the
-wake latency), the server's memory per waiting phone and every error. The
+wake latency), the server's memory per waiting phone, its CPU time per hand
+with no one waiting and, with them, per phone woken (the hands' own taken
+off: the answer, the phone's next ask and the watch's reads), the load
+average before (the machine is shared) and every error. The scorers start
+once the server has taken every phone's first ask (its CPU quiet again). The
 phones are greenlets in one client process (gevent), so that the client holds
 ten thousand connections on this machine.
 
@@ -305,6 +309,21 @@ def _rss_kib(pgid: int) -> int:
     return total
 
 
+def _settle(pgid: int, *, idle: float = 0.25, most: float = 90.0) -> float:
+    """Wait until the server has taken every phone's first ask (its CPU use
+    falls below ``idle`` of a core over half a second), ``most`` seconds at
+    most; how long that took. The scorers start after it: otherwise they
+    measure the storm of the first asks (ten thousand at once), not phones
+    that wait."""
+    started = time.monotonic()
+    while time.monotonic() - started < most:
+        before = _server_cpu(pgid)
+        time.sleep(0.5)
+        if _server_cpu(pgid) - before < idle * 0.5:
+            break
+    return time.monotonic() - started
+
+
 def _waiter_child(args: argparse.Namespace) -> int:
     """The waiting phones, one greenlet each: connect, wait on the game's feed,
     note when each change arrived (monotonic clock, shared by the processes
@@ -352,7 +371,8 @@ def _waiter_child(args: argparse.Namespace) -> int:
         gevent.sleep(0.1)
     go.set()
     gevent.sleep(1.0)  # every phone has asked
-    print(json.dumps({"connected": connected[0]}), flush=True)  # the parent starts the scorers now
+    settled = 1.0 + _settle(spec["pgid"])  # and the server has taken every ask (time.sleep is gevent's here)
+    print(json.dumps({"connected": connected[0], "settle_s": settled}), flush=True)  # the scorers start now
     gevent.sleep(spec["seconds"] + 2)
     stop.set()
     gevent.killall(greenlets, timeout=5)
@@ -464,7 +484,10 @@ def run_waiters(
             assert status == 201, body
             games.append((body["id"], body["key"]))
         scored = games[:scorers]
+        load_before = os.getloadavg()[0]
+        cpu = _server_cpu(server.process.pid)
         quiet = _scoring(server.port, scored, seconds, processes)  # the same scorers, no one waiting
+        quiet_cpu = _server_cpu(server.process.pid) - cpu
         versions = [(g, etag_version(setup.call("GET", f"/api/v1/games/{g}")[1]["etag"])) for g, _ in games]
         rss_before = _rss_kib(server.process.pid)
         child = subprocess.Popen(
@@ -474,11 +497,24 @@ def run_waiters(
             text=True,
         )
         assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(json.dumps({"port": server.port, "games": versions, "waiters": waiters, "seconds": seconds}))
+        child.stdin.write(
+            json.dumps(
+                {
+                    "port": server.port,
+                    "pgid": server.process.pid,
+                    "games": versions,
+                    "waiters": waiters,
+                    "seconds": seconds,
+                }
+            )
+        )
         child.stdin.close()
-        connected = json.loads(child.stdout.readline())["connected"]
+        ready = json.loads(child.stdout.readline())
+        connected, settled = ready["connected"], ready["settle_s"]
         rss_waiting = _rss_kib(server.process.pid)
+        cpu = _server_cpu(server.process.pid)
         busy = _scoring(server.port, scored, seconds, processes)
+        busy_cpu = _server_cpu(server.process.pid) - cpu
         woken_out = json.loads(child.stdout.readline())
         child.wait(timeout=60)
     recorded = {(g, v): at for g, v, at in busy["recorded"]}
@@ -486,7 +522,10 @@ def run_waiters(
     phones_per_game = {g: sum(1 for i in range(waiters) if versions[i % game_count][0] == g) for g in watched}
     wakes = [at - recorded[(g, v)] for g, v, at in woken_out["woken"] if (g, v) in recorded]
     expected = sum(phones_per_game[g] for g, _ in recorded)
+    cpu_per_hand = quiet_cpu / max(1, len(quiet["writes"]))
     return {
+        "load_before": load_before,
+        "settle_s": settled,
         "backend": backend,
         "waiters": waiters,
         "connected": connected,
@@ -506,6 +545,9 @@ def run_waiters(
         "wake_p99": _ms(wakes, 0.99),
         "wake_max": max(wakes, default=float("nan")) * 1000,
         "rss_per_waiter_kib": (rss_waiting - rss_before) / max(1, connected),
+        # the server's CPU time per hand with no one waiting, and what the phones added, per phone woken
+        "cpu_ms_per_hand_quiet": cpu_per_hand * 1000,
+        "cpu_ms_per_wake": (busy_cpu - cpu_per_hand * len(busy["writes"])) * 1000 / max(1, len(wakes)),
         "errors": sum(busy["errors"]) + sum(busy["health_errors"]) + len(woken_out["errors"]),
         "error_kinds": sorted(set(woken_out["errors"]))[:5],
     }
@@ -587,9 +629,10 @@ def _main_waiters(args: argparse.Namespace) -> int:
     print(
         "| Backend | Waiting phones (connected) | Games | Scorers | `/health` p50 / p99 ms | "
         "Write p50 / p99 ms, no waiter | Write p50 / p99 ms | Hands/s (no waiter) | Woken / expected | "
-        "Wake p50 / p99 / max ms | Server RSS per waiter | Errors |"
+        "Wake p50 / p99 / max ms | Server RSS per waiter | Server CPU ms per hand (no waiter) / per wake | "
+        "Load before | First asks taken, s | Errors |"
     )
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in results:
         print(
             f"| {r['backend']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']} | "
@@ -598,7 +641,8 @@ def _main_waiters(args: argparse.Namespace) -> int:
             f"{r['write_p50']:.0f} / {r['write_p99']:.0f} | {r['hands_per_s']:.0f} ({r['hands_per_s_quiet']:.0f}) | "
             f"{r['wakes']:,} / {r['wakes_expected']:,} | "
             f"{r['wake_p50']:.0f} / {r['wake_p99']:.0f} / {r['wake_max']:.0f} | "
-            f"{r['rss_per_waiter_kib']:.0f} KiB | {r['errors']} {' '.join(r['error_kinds'])} |"
+            f"{r['rss_per_waiter_kib']:.0f} KiB | {r['cpu_ms_per_hand_quiet']:.1f} / {r['cpu_ms_per_wake']:.1f} | "
+            f"{r['load_before']:.1f} | {r['settle_s']:.0f} | {r['errors']} {' '.join(r['error_kinds'])} |"
         )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))

@@ -9,7 +9,8 @@ league starts at version 1 too, with no event before it.
 ``VersionWatch`` wakes the requests that wait for a game to move on. Workers
 and instances share nothing but the database, so the watch reads the
 database: one thread per process, one small query per tick for all the
-games being waited on, whatever the number of waiting phones.
+games being waited on, whatever the number of waiting phones, and one read of
+the events of each game that moved, whatever the number of its phones.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import os
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -78,6 +79,8 @@ _AFTER = (
     .order_by(_EVENTS.c.version)
     .limit(bindparam("limit"))
 )
+_VERSIONS = select(_GAMES.c.id, _GAMES.c.version).where(_GAMES.c.id.in_(bindparam("ids", expanding=True)))
+_REVOKED = select(_KEYS.c.id).where(_KEYS.c.id.in_(bindparam("ids", expanding=True)), _KEYS.c.revoked_at.is_not(None))
 
 
 def add_event(game_id: int, version: int, kind: EventKind, hand: int | None = None) -> None:
@@ -100,6 +103,53 @@ class WaitRefused(Exception):  # noqa: N818 (not an error of the server: an answ
         self.detail = detail
 
 
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """How a wait ended before its timeout: the game is at ``version`` (as
+    the watch read it, or a later one its events name) and ``events`` are its
+    changes after the wait's version, read once for every request waiting on
+    the game (None: not read for this wait, the caller reads them); or the key
+    the wait was opened with is ``revoked``."""
+
+    version: int
+    events: list[Event] | None
+    revoked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """A game's events after ``floor``, read once in a tick for all its waiters."""
+
+    floor: int
+    events: tuple[Event, ...]
+    complete: bool  # every event after floor, as of the read (not cut short by its limit)
+
+    def reaches(self, floor: int, version: int) -> bool:
+        """Whether it holds the events from ``floor`` (or before) to ``version``."""
+        return self.floor <= floor and bool(self.events) and self.events[-1].version >= version
+
+    def after(self, version: int, limit: int) -> list[Event] | None:
+        """The first ``limit`` events after ``version``, if this read holds them."""
+        if version < self.floor:
+            return None
+        items = [event for event in self.events if event.version > version][:limit]
+        return items if self.complete or len(items) == limit else None
+
+
+@dataclass(slots=True)
+class _Watched:
+    """A game someone waits on: its waiters' versions and keys, what the last
+    tick read of it, and the event its waiters wait on (set, and replaced, when
+    it moves past one of them or a key of theirs is revoked)."""
+
+    afters: Counter[int] = field(default_factory=Counter)
+    keys: Counter[int] = field(default_factory=Counter)
+    limit: int = 1
+    version: int | None = None
+    answer: _Answer | None = None
+    changed: threading.Event = field(default_factory=threading.Event)
+
+
 def _drop(counter: Counter[Any], item: Any) -> bool:
     """One fewer of ``item``; True when none is left."""
     counter[item] -= 1
@@ -109,24 +159,26 @@ def _drop(counter: Counter[Any], item: Any) -> bool:
     return True
 
 
-@dataclass(slots=True)
-class _Waiter:
-    game_id: int
-    key_id: int | None
-    client: str
+#: wakes between two yields to the other greenlets (threads) of the process
+WAKE_BATCH = 16
 
 
 class VersionWatch:
     """Waits, per process, for games to pass a version.
 
     A waiting request holds no database connection: one background thread
-    (a greenlet under the gevent worker) reads the versions of every game
-    someone waits on, and whether any key a wait was opened with has been
-    revoked since, every ``interval`` seconds, in one query each, and wakes
-    the waiters whose game has moved on or whose key is revoked. It starts on
-    the first wait in each process (a gunicorn worker is forked from its
-    master, and threads do not survive a fork) and idles, querying nothing,
-    while no one waits.
+    (a greenlet under the gevent worker) reads, every ``interval`` seconds,
+    the versions of every game someone waits on in one query, the events of
+    each game that moved past a waiter in one query per game (the answer of
+    all its waiters, whatever their number), and then whether any key a wait
+    was opened with has been revoked, in one query; it wakes only the waiters
+    of the games that moved or whose key is revoked, yielding to the rest of
+    the process every few games, so that a tick that wakes hundreds does not
+    hold ``/health`` behind them. A waiter answered from a tick's read was
+    read before its key was last seen in force. The thread starts on the
+    first wait in each process (a gunicorn worker is forked from its master,
+    and threads do not survive a fork) and idles, querying nothing, while no
+    one waits.
 
     At most ``most`` requests wait at once in a process, and ``per_client``
     from one client address; one more is refused at once (:class:`WaitRefused`),
@@ -138,45 +190,57 @@ class VersionWatch:
         self._interval = interval
         self._most = most
         self._per_client = per_client
-        self._changed = threading.Condition()
-        self._waiting: Counter[int] = Counter()
+        self._lock = threading.Lock()
+        self._games: dict[int, _Watched] = {}
         self._clients: Counter[str] = Counter()
         self._keys: Counter[int] = Counter()
-        self._versions: dict[int, int] = {}
         self._revoked: set[int] = set()
         self._pid: int | None = None
+        #: statements the watch ran, by what they read (versions, events, keys): for tests and benchmarks
+        self.reads: Counter[str] = Counter()
 
     @property
     def waiting(self) -> int:
         """How many requests wait now, in this process."""
-        with self._changed:
+        with self._lock:
             return sum(self._clients.values())
 
     def wait(
-        self, game_id: int, after: int, timeout: float, *, client: str = "", key_id: int | None = None
-    ) -> int | None:
-        """Block until the game is past version ``after`` (its version as the
-        watch read it) or ``timeout`` seconds have passed (None). ``key_id``:
-        the key the read needed (a private game's), which ends the wait once
-        it is revoked: then ``after``, and the caller finds the key revoked.
-        Raises WaitRefused when too many wait already."""
+        self,
+        game_id: int,
+        after: int,
+        timeout: float,
+        *,
+        limit: int = 100,
+        client: str = "",
+        key_id: int | None = None,
+    ) -> Moved | None:
+        """Block until the game is past version ``after`` or ``timeout``
+        seconds have passed (None). ``limit``: the most events the caller
+        wants. ``key_id``: the key the read needed (a private game's), which
+        ends the wait once it is revoked. Raises WaitRefused when too many
+        wait already."""
         deadline = time.monotonic() + timeout
-        with self._changed:
+        with self._lock:
             self._admit(client)
             self._start()
-            waiter = _Waiter(game_id, key_id, client)
-            self._enter(waiter)
-            try:
-                while self._versions.get(game_id, after) <= after:
+            watched = self._enter(game_id, after, limit, client, key_id)
+        try:
+            while True:
+                with self._lock:
                     if key_id is not None and key_id in self._revoked:
-                        return after
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        return None
-                    self._changed.wait(remaining)
-                return self._versions[game_id]
-            finally:
-                self._leave(waiter)
+                        return Moved(after, None, revoked=True)
+                    version = watched.version
+                    if version is not None and version > after:
+                        answer = watched.answer
+                        return Moved(version, None if answer is None else answer.after(after, limit))
+                    changed = watched.changed
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not changed.wait(remaining):
+                    return None
+        finally:
+            with self._lock:
+                self._leave(game_id, after, client, key_id)
 
     def _admit(self, client: str) -> None:
         if self._most and sum(self._clients.values()) >= self._most:
@@ -184,18 +248,27 @@ class VersionWatch:
         if self._per_client and self._clients[client] >= self._per_client:
             raise WaitRefused(f"{self._per_client} requests from {client or 'this client'} wait on the feeds already")
 
-    def _enter(self, waiter: _Waiter) -> None:
-        self._waiting[waiter.game_id] += 1
-        self._clients[waiter.client] += 1
-        if waiter.key_id is not None:
-            self._keys[waiter.key_id] += 1
+    def _enter(self, game_id: int, after: int, limit: int, client: str, key_id: int | None) -> _Watched:
+        watched = self._games.get(game_id)
+        if watched is None:
+            watched = self._games[game_id] = _Watched()
+        watched.afters[after] += 1
+        watched.limit = max(watched.limit, limit)
+        self._clients[client] += 1
+        if key_id is not None:
+            watched.keys[key_id] += 1
+            self._keys[key_id] += 1
+        return watched
 
-    def _leave(self, waiter: _Waiter) -> None:
-        if _drop(self._waiting, waiter.game_id):
-            self._versions.pop(waiter.game_id, None)
-        _drop(self._clients, waiter.client)
-        if waiter.key_id is not None and _drop(self._keys, waiter.key_id):
-            self._revoked.discard(waiter.key_id)
+    def _leave(self, game_id: int, after: int, client: str, key_id: int | None) -> None:
+        watched = self._games[game_id]
+        if _drop(watched.afters, after) and not watched.afters:
+            del self._games[game_id]
+        _drop(self._clients, client)
+        if key_id is not None:
+            _drop(watched.keys, key_id)
+            if _drop(self._keys, key_id):
+                self._revoked.discard(key_id)
 
     def _start(self) -> None:
         if self._pid == os.getpid():
@@ -204,26 +277,60 @@ class VersionWatch:
         threading.Thread(target=self._run, name="ginref-version-watch", daemon=True).start()
 
     def _run(self) -> None:
-        versions_of = select(_GAMES.c.id, _GAMES.c.version).where(_GAMES.c.id.in_(bindparam("ids", expanding=True)))
-        revoked_of = select(_KEYS.c.id).where(
-            _KEYS.c.id.in_(bindparam("ids", expanding=True)), _KEYS.c.revoked_at.is_not(None)
-        )
         while True:
             time.sleep(self._interval)
-            with self._changed:
-                ids, keys = list(self._waiting), list(self._keys)
-            if not ids:
-                continue
             try:
-                with self._engine.connect() as connection:
-                    versions = {row[0]: row[1] for row in connection.execute(versions_of, {"ids": ids})}
-                    revoked = set(connection.execute(revoked_of, {"ids": keys}).scalars()) if keys else set()
+                self.tick()
             except Exception:  # the database is away for a moment: the waiters time out, or a later tick sees it
                 log.exception("the version watch could not read the games' versions")
-                continue
-            with self._changed:
-                for game_id, version in versions.items():
-                    if game_id in self._waiting:
-                        self._versions[game_id] = version
-                self._revoked |= revoked & set(self._keys)
-                self._changed.notify_all()
+
+    def tick(self) -> None:
+        """One round: read what moved, wake whom it concerns."""
+        with self._lock:
+            wanted = {
+                game_id: (min(w.afters), max(w.afters), w.limit, w.answer)
+                for game_id, w in self._games.items()
+                if w.afters
+            }
+            keys = list(self._keys)
+        if not wanted:
+            return
+        answers: dict[int, _Answer] = {}
+        with self._engine.connect() as connection:
+            versions = {row[0]: row[1] for row in connection.execute(_VERSIONS, {"ids": list(wanted)})}
+            self.reads["versions"] += 1
+            for game_id, version in versions.items():
+                floor, top, limit, answer = wanted[game_id]
+                if version <= floor or (answer is not None and answer.reaches(floor, version)):
+                    continue  # no waiter is behind it, or its events are read already
+                most = top - floor + limit
+                events = tuple(
+                    Event(*row)
+                    for row in connection.execute(_AFTER, {"game_id": game_id, "after": floor, "limit": most})
+                )
+                self.reads["events"] += 1
+                answers[game_id] = _Answer(floor, events, len(events) < most)
+            # last: what was read above was read while these keys were still in force
+            revoked = set(connection.execute(_REVOKED, {"ids": keys}).scalars()) if keys else set()
+            if keys:
+                self.reads["keys"] += 1
+        with self._lock:
+            newly = (revoked & set(self._keys)) - self._revoked
+            self._revoked |= newly
+            woken: list[threading.Event] = []
+            for game_id, watched in self._games.items():
+                version = versions.get(game_id)
+                if version is None:
+                    continue
+                answer = answers.get(game_id, watched.answer)
+                if answer is not None and answer.events:
+                    version = max(version, answer.events[-1].version)
+                watched.version, watched.answer = version, answer
+                behind = bool(watched.afters) and version > min(watched.afters)
+                if behind or (newly and not newly.isdisjoint(watched.keys)):
+                    woken.append(watched.changed)
+                    watched.changed = threading.Event()
+        for i, changed in enumerate(woken, 1):
+            changed.set()
+            if i % WAKE_BATCH == 0:
+                time.sleep(0)  # the woken run, and so do /health and the others, before the next ones are woken

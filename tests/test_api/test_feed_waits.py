@@ -1,19 +1,22 @@
 """The feed's waits in one process: bounded in all and per client address,
-refused at once past the bound, and ended by their key's revocation."""
+refused at once past the bound, ended by their key's revocation, and
+answered from one read of a game's events for all who wait on it."""
 
 from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from models import ApiKey, db
 from models.database import now
-from models.events import VersionWatch, WaitRefused
-from tests.test_api.conftest import seats
+from models.events import Event, Moved, VersionWatch, WaitRefused
+from tests.test_api.conftest import PROBLEM_JSON, by_counts, seats
 
 
 def _game(client: FlaskClient, players: list[int]) -> int:
@@ -63,7 +66,7 @@ def test_a_wait_opened_with_a_key_ends_soon_after_the_key_is_revoked(
         key_id = row.id
     with app.app_context():
         watch = VersionWatch(db.engine, 0.02)
-    results: list[tuple[int | None, float]] = []
+    results: list[tuple[Moved | None, float]] = []
 
     def wait() -> None:
         started = time.monotonic()
@@ -76,4 +79,206 @@ def test_a_wait_opened_with_a_key_ends_soon_after_the_key_is_revoked(
         db.session.get(ApiKey, key_id).revoked_at = now()
         db.session.commit()
     waiter.join(timeout=5)
-    assert results and results[0][0] == 1 and results[0][1] < 1.0
+    assert results and results[0][0] == Moved(1, None, revoked=True) and results[0][1] < 1.0
+
+
+# --- one read of a game's events for all its waiters (the watch's ticks made by hand here) ---
+
+IDLE = 3600.0  # the watch's own thread never ticks within a test: the test calls tick()
+
+
+def _waits(
+    watch: VersionWatch, *waits: tuple[int, int, int, int | None]
+) -> tuple[list[threading.Thread], dict[int, Any]]:
+    """Threads waiting on the watch, each (game, after, limit, key id); their results by index."""
+    results: dict[int, Any] = {}
+
+    def wait(i: int, game: int, after: int, limit: int, key_id: int | None) -> None:
+        results[i] = watch.wait(game, after, 5, limit=limit, key_id=key_id)
+
+    threads = [threading.Thread(target=wait, args=(i, *w)) for i, w in enumerate(waits)]
+    for t in threads:
+        t.start()
+    _waiting(watch, len(waits))
+    return threads, results
+
+
+def _kinds(moved: Moved) -> list[tuple[int, str, int | None]]:
+    assert moved.events is not None
+    return [(e.version, e.kind, e.hand) for e in moved.events]
+
+
+def test_waiters_of_one_game_get_one_read_of_its_events_each_as_far_as_its_limit(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    game = _game(client, players)
+    with app.app_context():
+        watch = VersionWatch(db.engine, IDLE)
+    threads, results = _waits(watch, (game, 1, 100, None), (game, 1, 100, None), (game, 1, 1, None))
+    watch.tick()  # the game has not moved: nothing is read but the versions, no one wakes
+    assert watch.reads == {"versions": 1} and watch.waiting == 3
+    for hand in (by_counts("box", 4, 24), by_counts("captain", 2, 30)):
+        assert client.post(f"/api/v1/games/{game}/hands", json=hand).status_code == 201
+    watch.tick()
+    for t in threads:
+        t.join(timeout=5)
+    assert watch.reads == {"versions": 2, "events": 1}  # one read of the events, for the three
+    assert results[0] == results[1] and results[0].version == 3
+    assert _kinds(results[0]) == [(2, "hand_recorded", 1), (3, "hand_recorded", 2)]
+    assert results[2].version == 3 and _kinds(results[2]) == [(2, "hand_recorded", 1)]  # limit=1
+    assert all(isinstance(e, Event) for e in results[0].events) and watch.waiting == 0
+
+
+def test_a_waiter_behind_what_the_watch_read_is_left_to_read_its_own_events(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    game = _game(client, players)
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    with app.app_context():
+        watch = VersionWatch(db.engine, IDLE)
+    threads, results = _waits(watch, (game, 2, 100, None), (game, 2, 100, None))
+    watch.tick()  # version 2: no one behind it, no events read
+    assert watch.reads == {"versions": 1} and watch.waiting == 2
+    started = time.monotonic()
+    assert watch.wait(game, 1, 5) == Moved(2, None)  # at once: the view reads the events after 1 itself
+    assert time.monotonic() - started < 1.0 and watch.reads == {"versions": 1}
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("captain", 2, 30)).status_code == 201
+    watch.tick()
+    for t in threads:
+        t.join(timeout=5)
+    assert results[0] == results[1] == Moved(3, [results[0].events[0]])
+    assert _kinds(results[0]) == [(3, "hand_recorded", 2)]
+    assert watch.reads == {"versions": 2, "events": 1}
+
+
+def test_a_key_revoked_in_the_tick_that_sees_the_hand_ends_the_wait_without_the_hand(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:  # N7: the keys are read after the events, so no event read after a revocation is served
+    game = _game(client, players)
+    with app.app_context():
+        row, _ = ApiKey.issue(game_id=game, label="board")
+        db.session.commit()
+        key_id = row.id
+        watch = VersionWatch(db.engine, IDLE)
+    threads, results = _waits(watch, (game, 1, 100, key_id), (game, 1, 100, None))
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    with app.app_context():
+        db.session.get(ApiKey, key_id).revoked_at = now()
+        db.session.commit()
+    watch.tick()
+    for t in threads:
+        t.join(timeout=5)
+    assert results[0] == Moved(1, None, revoked=True)  # the view answers 404
+    assert _kinds(results[1]) == [(2, "hand_recorded", 1)]  # the public reader is answered as ever
+    assert watch.reads == {"versions": 1, "events": 1, "keys": 1}
+
+
+# --- the same through the API, with the app's own watch ---
+
+
+def _open(app: Flask, url: str, headers: dict[str, str] | None = None) -> tuple[threading.Thread, list[Any]]:
+    out: list[Any] = []
+
+    def ask() -> None:
+        r = app.test_client().get(url, headers=headers or {})
+        out.append((r.status_code, r.headers.get("ETag"), r.get_json(), time.monotonic()))
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    return thread, out
+
+
+def test_two_phones_waiting_on_one_game_get_the_same_answer_from_one_read(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    game = _game(client, players)
+    watch: VersionWatch = app.extensions["version_watch"]
+    url = f"/api/v1/games/{game}/events?after=1&wait=10"
+    (first, a), (second, b) = _open(app, url), _open(app, url)
+    _waiting(watch, 2)
+    reads = watch.reads["events"]
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    first.join(timeout=10)
+    second.join(timeout=10)
+    assert a[0][:3] == b[0][:3]
+    status, etag, body, _ = a[0]
+    assert (status, etag) == (200, f'"g{game}v2"')
+    assert [(e["version"], e["kind"], e["hand"]) for e in body["items"]] == [(2, "hand_recorded", 1)]
+    assert body["version"] == 2
+    assert watch.reads["events"] == reads + 1  # both answered from one read
+    assert client.get(f"/api/v1/games/{game}/events?after=1").get_json() == body  # as a plain read has it
+
+
+def test_a_phone_waiting_with_a_share_key_gets_404_once_it_is_revoked(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:  # N7
+    created = client.post(
+        "/api/v1/games", json={"players": players, "roles": seats(*players), "visibility": "private"}
+    ).get_json()
+    game, owner = created["id"], {"Authorization": f"Bearer {created['key']}"}
+    share = client.post(f"/api/v1/games/{game}/share-key", json={"label": "board"}, headers=owner).get_json()
+    waiting, out = _open(
+        app, f"/api/v1/games/{game}/events?after=1&wait=10", {"Authorization": f"Bearer {share['key']}"}
+    )
+    _waiting(app.extensions["version_watch"], 1)
+    assert client.delete(f"/api/v1/games/{game}/share-keys/{share['id']}", headers=owner).status_code == 204
+    revoked = time.monotonic()
+    waiting.join(timeout=10)
+    status, _, body, answered = out[0]
+    assert (status, body["type"]) == (404, "https://ginref.org/problems/not-found")
+    assert answered - revoked < 1.0
+
+
+def test_a_private_games_feed_without_a_key_is_404_at_once_and_waits_for_no_one(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    created = client.post(
+        "/api/v1/games", json={"players": players, "roles": seats(*players), "visibility": "private"}
+    ).get_json()
+    started = time.monotonic()
+    r = client.get(f"/api/v1/games/{created['id']}/events?after=1&wait=10")
+    assert (r.status_code, r.content_type) == (404, PROBLEM_JSON)
+    assert r.get_json()["detail"] == client.get("/api/v1/games/999999/events?after=1&wait=10").get_json()[
+        "detail"
+    ].replace("999999", str(created["id"]))
+    assert time.monotonic() - started < 1.0 and app.extensions["version_watch"].waiting == 0
+
+
+def test_a_phone_at_the_games_version_is_answered_empty_without_a_wait_when_it_asks_none(
+    client: FlaskClient, players: list[int]
+) -> None:
+    game = _game(client, players)
+    r = client.get(f"/api/v1/games/{game}/events?after=1")
+    assert (r.status_code, r.get_json(), r.headers["ETag"]) == (200, {"items": [], "version": 1}, f'"g{game}v1"')
+
+
+def test_a_phone_costs_one_connection_a_wait_and_health_none(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    """A phone asking at its game's version takes one pooled connection, for
+    its guard's read of the game, and none once woken (the watch read its
+    events for all the game's phones); /health takes none."""
+    game = _game(client, players)
+    taken: list[str] = []
+
+    def checkout(*_: Any) -> None:
+        taken.append(threading.current_thread().name)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", checkout)
+    try:
+        assert client.get("/health").status_code == 200
+        assert taken == []
+        url = f"/api/v1/games/{game}/events?after=1&wait=10"
+        phone = threading.Thread(target=lambda: out.append(app.test_client().get(url).get_json()), name="phone")
+        out: list[Any] = []
+        phone.start()
+        _waiting(app.extensions["version_watch"], 1)
+        assert taken.count("phone") == 1  # the guard's read of the game: no second read, no read of events
+        assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+        phone.join(timeout=10)
+        assert [e["kind"] for e in out[0]["items"]] == ["hand_recorded"] and out[0]["version"] == 2
+        assert taken.count("phone") == 1  # woken and answered without a connection of its own
+    finally:
+        event.remove(engine, "checkout", checkout)
