@@ -1,23 +1,21 @@
-"""The request and its ``g``, taken from werkzeug's proxies once.
+"""The request and its ``g``: Flask's own proxies, through one name each.
 
-Each attribute read through ``flask.request`` or ``flask.g`` first fails on
-the proxy itself (raising and formatting an ``AttributeError``) before the
-proxy looks up the object it stands for: a hook that reads several of them
-takes the object once and reads it directly."""
+The hooks, guards and views ask for them here (``current_request()``,
+``request_g()``) rather than each importing ``flask.request`` and
+``flask.g``, so that what they read of the request is in one place."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any
 
 from flask import Request, g, request
-from flask.ctx import _AppCtxGlobals
 
 
 def current_request() -> Request:
-    """The request being handled, not its proxy."""
-    return cast(Request, request._get_current_object())  # type: ignore[attr-defined]
+    """The request being handled (Flask's ``request``)."""
+    return request
 
 
-def request_g() -> _AppCtxGlobals:
-    """The request's ``g``, not its proxy."""
-    return cast(_AppCtxGlobals, g._get_current_object())  # type: ignore[attr-defined]
+def request_g() -> Any:
+    """The request's ``g`` (Flask's), whose attributes the hooks set and read."""
+    return g
