@@ -195,8 +195,8 @@ class SoloRead:
     """A SELECT of one row run on a connection of its own (pooled), outside
     the request's session: for a read that is this one statement and nothing
     else (a game's ``GET``), which then makes no session. One statement is
-    consistent by itself: SQLite and PostgreSQL (in autocommit here) each run
-    it in a snapshot of its own. An engine whose pool shares one connection
+    consistent by itself: SQLite and PostgreSQL each run it in a snapshot of
+    its own, in autocommit (no BEGIN on SQLite, no transaction on a server). An engine whose pool shares one connection
     (an in-memory SQLite) reads through the session, whose transaction a
     connection of its own would roll back under it."""
 
@@ -209,8 +209,20 @@ class SoloRead:
         engine = engine or db.engine
         if isinstance(engine.pool, (StaticPool, SingletonThreadPool)):
             return db.session.connection().execute(self.statement, params).mappings().one_or_none()
-        with reader(engine).connect() as connection:
+        alone = reader(engine) if engine.dialect.name != "sqlite" else _single(engine)
+        with alone.connect() as connection:
             return connection.execute(self.statement, params).mappings().one_or_none()
+
+
+_singles: WeakKeyDictionary[Engine, Engine] = WeakKeyDictionary()
+
+
+def _single(engine: Engine) -> Engine:
+    """A SQLite ``engine`` whose connections begin no transaction (models.sqlite.SINGLE_STATEMENT)."""
+    found = _singles.get(engine)
+    if found is None:
+        found = _singles[engine] = engine.execution_options(**{sqlite.SINGLE_STATEMENT: True})
+    return found
 
 
 _INSERTS: dict[Table, Any] = {}

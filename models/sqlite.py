@@ -37,6 +37,10 @@ class WriterQueueTimeoutError(TimeoutError):
 WRITER_WAIT = 10.0
 
 
+#: An execution option: the connection runs one read statement alone, and needs no BEGIN
+SINGLE_STATEMENT = "ginref_single_statement"
+
+
 def _timed_out() -> WriterQueueTimeoutError:
     return WriterQueueTimeoutError(f"another write held the database for more than {WRITER_WAIT:g} s")
 
@@ -124,6 +128,8 @@ def init_engine_events(engine: Engine, writing: Callable[[], bool]) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
+        if connection.get_execution_options().get(SINGLE_STATEMENT):
+            return  # its one statement runs in a read snapshot of its own, in the driver's autocommit
         if not writing():
             # A deferred BEGIN takes no lock: it cannot wait for one, nor fail on one.
             connection.exec_driver_sql("BEGIN")
