@@ -48,7 +48,6 @@ from api.limits import init_write_limits
 from models import ApiKey, Game, League, db, init_engine_events
 from models.database import (
     JSON_ENGINE_OPTIONS,
-    WriterQueueTimeoutError,
     commit_held,
     drop_held,
     hold_connection,
@@ -58,6 +57,7 @@ from models.database import (
 )
 from models.events import VersionWatch
 from models.security import WRITE, rotate_key
+from models.sqlite import WriterQueueTimeoutError
 from models.standings import pending_stores
 from models.verify import check_books, snapshot
 

@@ -1,9 +1,10 @@
 """How close a hand write is to the least Flask can do: ginref's
 ``POST /games/{game_id}/hands`` (by cards, nothing declared) beside a minimal
 Flask app and a bare WSGI function doing the same work (parse the 20 cards,
-``judge_hand``, one INSERT, commit, return the ruling as JSON), and
-``judge_hand`` alone; and ginref's ``GET /games/{game_id}`` (200 and 304)
-beside its ``/health``.
+``judge_hand``, one INSERT, commit, return the ruling as JSON; on SQLite in
+WAL mode with ``synchronous=NORMAL``, as ginref's, so that each commit is as
+durable), and ``judge_hand`` alone; and ginref's ``GET /games/{game_id}``
+(200 and 304) beside its ``/health``.
 
     python bench/limit.py [--n 300] [--rounds 5] [--instructions [--instruction-calls 100]]
 
@@ -90,6 +91,11 @@ def _call(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> tuple
 
 
 def _store(db: sqlite3.Connection) -> None:
+    """The hand table, on a connection set up as ginref's (models.sqlite): WAL,
+    and ``synchronous=NORMAL``, so that a commit is as durable as ginref's, and
+    as costly (SQLite's default, FULL, syncs the file on every commit)."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
     db.execute("CREATE TABLE IF NOT EXISTS hand (id INTEGER PRIMARY KEY, input TEXT, ruling TEXT)")
     db.commit()
 
@@ -103,7 +109,6 @@ def _judge(data: dict[str, Any]) -> dict[str, Any]:
 def minimal_flask(path: str) -> Flask:
     app = Flask("minimal")
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
     _store(db)
 
     @app.post("/hands")
@@ -120,7 +125,6 @@ def minimal_flask(path: str) -> Flask:
 
 def bare_wsgi(path: str) -> Callable[..., Iterable[bytes]]:
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
     _store(db)
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:

@@ -28,7 +28,7 @@ from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, bindparam,
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import DriverStatement, UTCDateTime, db, now
+from models.database import Statement, UTCDateTime, db, now
 from models.game import Game
 from models.security import ApiKey
 
@@ -72,7 +72,7 @@ class Event:
 _EVENTS = GameEvent.__table__
 _GAMES = Game.__table__
 _KEYS = ApiKey.__table__
-_INSERT = DriverStatement(insert(_EVENTS))
+_INSERT = Statement(insert(_EVENTS))
 _AFTER = (
     select(_EVENTS.c.version, _EVENTS.c.kind, _EVENTS.c.hand, _EVENTS.c.at)
     .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.version > bindparam("after"))

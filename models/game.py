@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import DriverStatement, LazyRow, UTCDateTime, db, now
+from models.database import Statement, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
@@ -383,8 +383,6 @@ class GameRow(GameView):
         if unknown:
             raise AttributeError(f"a game has no column {sorted(unknown)}")
         rules = None if "rules" in changes else self._rules
-        if isinstance(self._values, LazyRow):
-            return GameRow(self._values.changed(changes), rules)  # what is not read yet stays so
         return GameRow({**self._values, **changes}, rules)
 
     @classmethod
@@ -392,16 +390,12 @@ class GameRow(GameView):
         """The game's row; ``lock``: locked for this write where the database
         supports it (SQLite's writer holds the whole database already)."""
         connection = db.session.connection()
-        row = connection.execute(_LOCK_GAME if lock else _READ_GAME, {"id": game_id}).one_or_none()
-        return None if row is None else cls.of(row._mapping)
+        row = connection.execute(_LOCK_GAME if lock else _READ_GAME, {"id": game_id}).mappings().one_or_none()
+        return None if row is None else cls.of(row)
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
-        """From a result row's mapping that holds (at least) the game's columns;
-        a :class:`~models.database.LazyRow` is kept as it is, its values read
-        when asked for."""
-        if isinstance(row, LazyRow):
-            return cls(row)
+        """From a result row's mapping that holds (at least) the game's columns."""
         return cls({name: row[name] for name in _GAME_COLUMNS})
 
 
@@ -696,8 +690,8 @@ for _name in _GAME_COLUMNS:
     setattr(GameRow, _name, _column(_name))
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("id"))
 _LOCK_GAME = _READ_GAME.with_for_update()
-_INSERT_HAND = DriverStatement(insert(_HANDS))
-_UPDATE_GAME = DriverStatement(
+_INSERT_HAND = Statement(insert(_HANDS))
+_UPDATE_GAME = Statement(
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
     .values(

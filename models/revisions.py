@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 from sqlalchemy import JSON, ForeignKey, Integer, Select, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import DriverStatement, UTCDateTime, db, insert_rows, now
+from models.database import Statement, UTCDateTime, db, insert_rows, now
 from models.game import Game, Hand, HandRow
 from referee import Roles
 from referee.two_player import Seating
@@ -70,7 +70,7 @@ _NEXT = (
     .where(_REVISIONS.c.game_id == bindparam("of_game"), _REVISIONS.c.number == bindparam("of_number"))
     .scalar_subquery()
 )
-_INSERT = DriverStatement(insert(_REVISIONS).values(revision=_NEXT))
+_INSERT = Statement(insert(_REVISIONS).values(revision=_NEXT))
 
 
 def add_revision(

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, or_, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import DriverStatement, UTCDateTime, db, now
+from models.database import Statement, UTCDateTime, db, now
 from models.game import Game, GameRow
 from models.league import League
 from models.visibility import Audience, audience_of
@@ -201,7 +201,7 @@ _KEYS = ApiKey.__table__
 _KEY_COLUMNS = (_KEYS.c.id, _KEYS.c.key_hash, _KEYS.c.league_id, _KEYS.c.game_id, _KEYS.c.revoked_at, _KEYS.c.kind)
 _FIND_KEY = select(*_KEY_COLUMNS).where(_KEYS.c.key_hash == bindparam("key_hash"))
 _GAMES, _LEAGUES = Game.__table__, League.__table__
-_LOCK_GAME_WITH_KEY = DriverStatement(
+_LOCK_GAME_WITH_KEY = Statement(
     select(
         _GAMES,
         _LEAGUES.c.visibility.label("league_visibility"),

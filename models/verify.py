@@ -92,8 +92,8 @@ def stored_games(condition: ColumnElement[bool]) -> list[Stored]:
     """The games that meet ``condition``, by id, with their hands and figures
     (three statements, plain rows: a check reads every game there is)."""
     games = {
-        row.id: Stored(GameRow.of(row._mapping))
-        for row in db.session.execute(select(_GAMES).where(condition).order_by(_GAMES.c.id))
+        row["id"]: Stored(GameRow.of(row))
+        for row in db.session.execute(select(_GAMES).where(condition).order_by(_GAMES.c.id)).mappings()
     }
     ids = select(_GAMES.c.id).where(condition)
     for row in db.session.execute(

@@ -1,54 +1,50 @@
-"""Statements run on the driver's cursor (models.database): a game's read
-outside the request's session (``SoloRead``) and a hand's write in it
-(``DriverStatement``) give and store the same values as SQLAlchemy's Core
-execution, type for type, on every backend; leave nothing open; and fail
-with the Core's errors."""
+"""The models' statements on SQLAlchemy's Core (models.database): a game's
+read outside the request's session (``SoloRead``) and a hand's write on the
+request's one connection give and store the values the models expect, type
+for type, on every backend; leave nothing open; and fail with the Core's
+errors, a dropped connection invalidated by the Core itself."""
 
 from __future__ import annotations
 
-import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import TypeDecorator, create_engine, event, insert, select
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy import Column, MetaData, Table, create_engine, event, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from api.errors import unavailable_cause
+from app import create_app
 from models import db
 from models.database import (
-    WRITER_WAIT,
-    DriverStatement,
-    LazyRow,
     Session,
     UTCDateTime,
-    _SoloPlan,
     insert_rows,
     now,
     session_connection,
     write_transaction,
 )
 from models.events import _INSERT as INSERT_EVENT
-from models.game import _UPDATE_GAME as UPDATE_GAME
-from models.game import Game, Hand
+from models.game import Game, Hand, Player
 from models.revisions import _INSERT as INSERT_REVISION
 from models.revisions import HandRevision
 from models.security import _LOCK_GAME_WITH_KEY, hash_key
+from models.sqlite import WRITER_WAIT
 from models.visibility import _READ_GAME_AUDIENCE
 from tests.test_api.conftest import Api, by_counts, seats
 
 
 def _core(game_id: int) -> dict[str, Any] | None:
-    row = db.session.connection().execute(_READ_GAME_AUDIENCE.statement, {"id": game_id}).one_or_none()
-    return None if row is None else dict(row._mapping)
+    row = db.session.connection().execute(_READ_GAME_AUDIENCE.statement, {"id": game_id}).mappings().one_or_none()
+    return None if row is None else dict(row)
 
 
-def _same(solo: dict[str, Any] | None, core: dict[str, Any] | None) -> None:
+def _same(solo: Any, core: dict[str, Any] | None) -> None:
+    solo = None if solo is None else dict(solo)
     assert solo == core
     if solo is not None and core is not None:
         assert list(solo) == list(core)
@@ -92,15 +88,18 @@ def test_a_solo_read_opens_nothing_in_the_session_and_leaves_its_connection_as_i
                 assert connection.connection.driver_connection.autocommit is False
 
 
-def test_a_solo_read_of_an_in_memory_database_goes_through_the_session(tmp_path: Any) -> None:
+def test_a_solo_read_of_an_in_memory_database_leaves_the_sessions_transaction_open() -> None:
     """Its one shared connection would have the session's transaction rolled back under it."""
-    statement = _READ_GAME_AUDIENCE.statement
-    for url, fallback in (("sqlite://", True), (f"sqlite:///{tmp_path / 'file.sqlite3'}", False)):
-        engine = create_engine(url)
-        try:
-            assert _SoloPlan(statement, engine).fallback is fallback
-        finally:
-            engine.dispose()
+    memory = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    with memory.app_context():
+        db.create_all()
+        db.session.add(Player(id=1, name="Ann"))
+        db.session.flush()  # in the session's transaction, not committed
+        assert _READ_GAME_AUDIENCE.one_or_none({"id": 1}) is None
+        assert db.session.get(Player, 1) is not None
+        assert db.session.execute(select(Player.name)).scalars().all() == ["Ann"]  # not rolled back
+        db.session.rollback()
+        db.engine.dispose()
 
 
 def test_a_solo_read_that_cannot_connect_fails_as_the_cores_connect_does(tmp_path: Any) -> None:
@@ -109,7 +108,7 @@ def test_a_solo_read_that_cannot_connect_fails_as_the_cores_connect_does(tmp_pat
     ``OperationalError``: a server out of reach is answered with a 503, never
     as the driver's own error, which the API would answer with a 500."""
     urls = {
-        f"sqlite:///{tmp_path / 'no such folder' / 'file.sqlite3'}": None,  # the kept connection's first making
+        f"sqlite:///{tmp_path / 'no such folder' / 'file.sqlite3'}": None,
         "postgresql+psycopg://postgres@127.0.0.1:1/test": "the database cannot be reached",  # port 1: refused
     }
     for url, cause in urls.items():
@@ -125,18 +124,16 @@ def test_a_solo_read_that_cannot_connect_fails_as_the_cores_connect_does(tmp_pat
             engine.dispose()
 
 
-def test_a_driver_statement_reads_the_core_row_of_a_locked_game_and_its_key(
-    app: Flask, api: Api, players: list[int]
-) -> None:
+def test_the_lock_of_a_game_reads_its_row_and_its_key(app: Flask, api: Api, players: list[int]) -> None:
     game = api.new_game(players, roles=seats(*players))
     api.record(game["id"], by_counts("captain", 2, 40))
     with app.app_context():
         for key_hash in (hash_key(game["key"]), "no such key"):
             params = {"id": game["id"], "key_hash": key_hash}
             driven = _LOCK_GAME_WITH_KEY.one_or_none(params)
-            row = db.session.connection().execute(_LOCK_GAME_WITH_KEY.statement, params).one()
-            _same(driven, dict(row._mapping))
             assert driven is not None
+            assert (driven["id"], driven["version"], driven["league_visibility"]) == (game["id"], 2, None)
+            assert driven["scores"] == {str(players[0]): 0, str(players[1]): 38, str(players[2]): 0}
             if key_hash == "no such key":
                 assert driven["key_id"] is None and driven["key_kind"] is None
             else:
@@ -145,11 +142,11 @@ def test_a_driver_statement_reads_the_core_row_of_a_locked_game_and_its_key(
         db.session.rollback()
 
 
-def test_a_driver_statement_writes_what_the_core_reads_back_and_fails_as_the_core_does(
+def test_a_hands_write_stores_what_the_orm_reads_back_and_fails_with_the_cores_errors(
     app: Flask, api: Api, players: list[int]
 ) -> None:
     game = api.new_game(players, roles=seats(*players))
-    api.record(game["id"], by_counts("box", 3, 33))  # hand 1, its revision and event, written by the driver
+    api.record(game["id"], by_counts("box", 3, 33))  # hand 1, its revision and event
     with app.app_context():
         hand = db.session.scalars(select(Hand).where(Hand.game_id == game["id"])).one()
         assert (hand.number, hand.outcome, hand.points, hand.knocker_deadwood) == (1, "knock", 30, None)
@@ -161,16 +158,16 @@ def test_a_driver_statement_writes_what_the_core_reads_back_and_fails_as_the_cor
         assert (revision.revision, revision.action, revision.ruling) == (1, "recorded", hand.ruling)
         assert db.session.get(Game, game["id"]).version == game["version"] + 1
         event = {"game_id": game["id"], "version": game["version"] + 1, "kind": "hand_recorded", "hand": 1, "at": now()}
-        with pytest.raises(IntegrityError):  # that version's event is there: the Core's error, as from the Core
+        with pytest.raises(IntegrityError):  # that version's event is there
             INSERT_EVENT.execute(event)
         db.session.rollback()
 
 
-def test_a_driver_statement_on_a_connection_the_driver_closed_fails_as_the_core_does(app: Flask) -> None:
+def test_a_statement_on_a_connection_the_driver_closed_fails_with_the_cores_error(app: Flask) -> None:
     """The driver already knows the connection is closed (an earlier error
-    found it cut): it fails as it makes the cursor, and that too is the
-    Core's error, the connection invalidated; on PostgreSQL a dropped
-    connection, answered with a 503, not the driver's own error (a 500)."""
+    found it cut): the statement fails with the Core's error, the connection
+    invalidated by the Core; on PostgreSQL a dropped connection, answered
+    with a 503, not the driver's own error (a 500)."""
     event = {"game_id": 1, "version": 1, "kind": "hand_recorded", "hand": 1, "at": now()}
     with app.app_context(), write_transaction():  # on SQLite, with the writer's turn taken
         connection = session_connection()
@@ -191,10 +188,9 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
     app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A write request holds one connection and one transaction, committed
-    once: a hand's write, all of it driver statements, makes no ORM session
-    and no Core connection at all; a write through the ORM (a player) has
-    its session join that transaction, begun on the driver, not begin a
-    second one."""
+    once: a hand's write, all of it Core statements, makes no ORM session; a
+    write through the ORM (a player) has its session join that transaction,
+    not begin a second one."""
     game = api.new_game(players, roles=seats(*players))
     checkouts: list[int] = []
     core_begins: list[int] = []
@@ -209,13 +205,9 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
     monkeypatch.setattr(Session, "__init__", init)
     with app.app_context():
         engine = db.engine
-    real_commit = type(engine.dialect).do_commit
 
-    def do_commit(self: Any, dbapi_connection: Any) -> None:
+    def on_commit(_connection: Any) -> None:
         commits.append(1)
-        real_commit(self, dbapi_connection)
-
-    monkeypatch.setattr(type(engine.dialect), "do_commit", do_commit)
 
     def on_checkout(*_args: Any) -> None:
         checkouts.append(1)
@@ -225,12 +217,13 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
 
     event.listen(engine, "checkout", on_checkout)
     event.listen(engine, "begin", on_begin)
+    event.listen(engine, "commit", on_commit)
     api.client.auto = False  # type: ignore[attr-defined]
     try:
         headers = {"Authorization": f"Bearer {game['key']}", "If-Match": "*"}
         r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("box", 3, 33), headers=headers)
         assert r.status_code == 201, r.get_json()
-        assert (checkouts, commits, core_begins, sessions) == ([1], [1], [], [])
+        assert (checkouts, commits, core_begins, sessions) == ([1], [1], [1], [])
         for counted in (checkouts, commits, core_begins):
             counted.clear()
         r = api.client.post("/api/v1/players", json={"name": "Dee"})
@@ -240,11 +233,12 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
         api.client.auto = True  # type: ignore[attr-defined]
         event.remove(engine, "checkout", on_checkout)
         event.remove(engine, "begin", on_begin)
+        event.remove(engine, "commit", on_commit)
     assert api.game(game["id"])["hands_played"] == 1
     assert api.client.get("/api/v1/players").get_json()["items"][-1]["name"] == "Dee"
 
 
-def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(
+def test_a_statement_without_a_column_that_has_a_default_gets_the_default(
     app: Flask, api: Api, players: list[int]
 ) -> None:
     game = api.new_game(players, roles=seats(*players))
@@ -269,14 +263,11 @@ def test_a_statement_whose_columns_the_core_fills_in_goes_through_the_core(
             "reason": None,
             "dispute_id": None,
         }  # no made_at: its default, now(), is the Core's to compute
-        connection = db.session.connection()
-        assert INSERT_REVISION._plan(connection, params) is None
         INSERT_REVISION.execute(params)
         made = db.session.scalars(
             select(HandRevision.made_at).where(HandRevision.game_id == game["id"], HandRevision.revision == 2)
         ).one()
-        assert made.tzinfo is not None
-        assert isinstance(INSERT_REVISION, DriverStatement)
+        assert made.tzinfo is not None and abs(made - now()) < timedelta(minutes=5)
         db.session.rollback()
 
 
@@ -296,133 +287,11 @@ def test_the_session_connection_is_the_sessions_own_for_each_transaction(app: Fl
         db.session.rollback()
 
 
-def test_a_fetched_row_works_out_each_value_when_first_read_and_once() -> None:
-    """LazyRow: a 304 reads a game's version and audience, never its JSON columns."""
-    worked: list[str] = []
-
-    def decode(value: str) -> list[str]:
-        worked.append(value)
-        return value.split(",")
-
-    row = LazyRow({"id": (0, None), "players": (1, decode), "cut": (2, decode)}, (7, "a,b", "c"), {})
-    assert row["id"] == 7 and worked == []
-    assert row["players"] == ["a", "b"] and row["players"] == ["a", "b"]
-    assert worked == ["a,b"]
-    changed = row.changed({"id": 8})
-    assert changed["id"] == 8 and row["id"] == 7
-    assert changed["players"] == ["a", "b"] and worked == ["a,b"]  # what was worked out is kept
-    assert changed["cut"] == ["c"] and worked == ["a,b", "c"]
-    assert list(row) == ["id", "players", "cut"] and len(row) == 3
-    assert dict(row) == {"id": 7, "players": ["a", "b"], "cut": ["c"]}
-    with pytest.raises(KeyError):
-        row["version"]
-    with pytest.raises(KeyError):
-        row.changed({"version": 2})
-
-
-def test_a_solo_read_on_sqlite_keeps_one_connection_per_thread_and_sees_every_commit(
+def test_rows_inserted_in_bulk_read_back_as_one_by_one_and_fail_with_the_cores_error(
     app: Flask, api: Api, players: list[int]
 ) -> None:
-    game = api.new_game(players, roles=seats(*players))
-    with app.app_context():
-        if db.engine.dialect.name != "sqlite":
-            # a server's connections stay pooled
-            assert _SoloPlan(_READ_GAME_AUDIENCE.statement, db.engine).kept is None
-            return
-        read = _READ_GAME_AUDIENCE.one_or_none
-        assert read({"id": game["id"]})["version"] == game["version"]
-        plan = _READ_GAME_AUDIENCE._plans[db.engine]
-        assert plan.kept is not None
-        kept = plan.kept.connection
-        assert kept is not None
-        api.record(game["id"], by_counts("box", 4, 30))  # committed on another connection
-        assert read({"id": game["id"]})["version"] == game["version"] + 1
-        assert plan.kept.connection is kept
-        assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
-
-        other: list[Any] = []
-
-        def elsewhere() -> None:
-            with app.app_context():
-                other.append((read({"id": game["id"]})["version"], plan.kept.connection))
-
-        thread = threading.Thread(target=elsewhere)
-        thread.start()
-        thread.join()
-        assert other[0][0] == game["version"] + 1 and other[0][1] not in (None, kept)
-
-        db.engine.dispose()  # made anew after a disposal
-        assert read({"id": game["id"]})["version"] == game["version"] + 1
-        assert plan.kept.connection not in (None, kept)
-
-
-def test_a_plans_parameters_are_those_construct_params_gives_processed(app: Flask) -> None:
-    """A plan takes each parameter straight from the caller's values, in the
-    driver's order, where it can; the Core's construct_params is what it stands for."""
-    at = now()
-    cases = [
-        (INSERT_EVENT, {"game_id": 1, "version": 2, "kind": "hand_recorded", "hand": 1, "at": at}),
-        (
-            UPDATE_GAME,
-            {
-                "game_id": 1,
-                "old_version": 2,
-                "new_version": 3,
-                "new_hands_version": 3,
-                "new_scores": {"1": 30},
-                "new_roles": {"box": 1, "captain": 2, "sitter": 3},
-                "new_winner": None,
-                "new_hands_played": 1,
-                "new_out_of_turn": [],
-            },
-        ),
-    ]
-    revision = {
-        "of_game": 1,
-        "of_number": 1,
-        "game_id": 1,
-        "number": 1,
-        "action": "recorded",
-        "mode": "counts",
-        "box": 1,
-        "captain": 2,
-        "sitter": 3,
-        "knocker": "box",
-        "input": {"knocker_deadwood_count": 3},
-        "ruling": {"points": 30},
-        "scores_after": {"1": 30},
-        "game_scores": {"1": 30},
-        "made_at": at,
-        "key_id": None,
-        "reason": None,
-        "dispute_id": None,
-    }
-    cases.append((INSERT_REVISION, revision))  # its next number's literals (0 and 1) are the statement's own
-    with app.app_context():
-        for statement, params in cases:
-            plan = statement._plan(db.session.connection(), params)
-            assert plan is not None and plan.fetch is not None and not plan.direct
-            values = plan.compiled.construct_params(params)
-            for name, process in plan.binds:
-                if process is not None:
-                    values[name] = process(values[name])
-            expected = values if plan.order is None else tuple(values[name] for name in plan.order)
-            assert _plain(plan.arguments(params)) == _plain(expected)
-        db.session.rollback()
-
-
-def _plain(arguments: Any) -> Any:
-    """The driver's arguments with psycopg's JSON wrappers (equal only to themselves) opened."""
-    if isinstance(arguments, dict):
-        return {name: getattr(value, "obj", value) for name, value in arguments.items()}
-    return tuple(getattr(value, "obj", value) for value in arguments)
-
-
-def test_rows_inserted_in_bulk_read_back_as_the_cores_and_fail_as_the_core_does(
-    app: Flask, api: Api, players: list[int]
-) -> None:
-    """insert_rows (an import's hands and revisions: a COPY on PostgreSQL, the
-    driver's executemany on SQLite) stores what the Core's insert stores."""
+    """insert_rows (an import's hands and revisions, in one executemany) stores
+    what single inserts store."""
     games = [api.new_game(players, roles=seats(*players))["id"] for _ in range(2)]
     at = now()
 
@@ -458,34 +327,32 @@ def test_rows_inserted_in_bulk_read_back_as_the_cores_and_fail_as_the_core_does(
 
     with app.app_context():
         insert_rows(HandRevision.__table__, rows(games[0]))
-        db.session.execute(insert(HandRevision.__table__), rows(games[1]))
+        for row in rows(games[1]):
+            db.session.execute(insert(HandRevision.__table__), row)
         bulk, core = read(games[0]), read(games[1])
         assert len(bulk) == 3 and bulk == core
         assert [{k: type(v) for k, v in r.items()} for r in bulk] == [{k: type(v) for k, v in r.items()} for r in core]
         insert_rows(HandRevision.__table__, [])  # nothing to insert
-        mixed = rows(games[0])[:1] + [{**rows(games[1])[0], "number": 9, "dispute_id": None}]
-        mixed[0]["number"] = 8
-        del mixed[0]["reason"]  # rows of other shapes go through the Core
-        insert_rows(HandRevision.__table__, mixed)
-        assert [r["number"] for r in read(games[0])] == [1, 2, 3, 8]
-        with pytest.raises(IntegrityError):  # that hand's revision 1 is there: the Core's error
+        with pytest.raises(IntegrityError):  # that hand's revision 1 is there
             insert_rows(HandRevision.__table__, rows(games[0])[:2])
         db.session.rollback()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
-    st.none() | st.integers(min_value=-23 * 60, max_value=23 * 60).map(lambda m: timezone(timedelta(minutes=m))),
+    st.integers(min_value=-23 * 60, max_value=23 * 60).map(lambda m: timezone(timedelta(minutes=m))),
 )
-def test_a_utc_datetime_is_bound_on_sqlite_as_the_decorators_chain_binds_it(moment: datetime, zone: Any) -> None:
-    """UTCDateTime's one-function processor against TypeDecorator's own
-    (process_bind_param, then SQLite's DATETIME): the same text, naive or
-    in any zone."""
-    value = moment if zone is None else moment.replace(tzinfo=zone)
-    dialect = sqlite_dialect()
-    column = UTCDateTime().dialect_impl(dialect)  # as a statement binds it
-    chain = TypeDecorator.bind_processor(column, dialect)
-    assert chain is not None
-    assert column.bind_processor(dialect)(value) == chain(value)
-    assert column.bind_processor(dialect)(None) is None
+def test_a_utc_datetime_reads_back_as_the_same_instant_in_utc(moment: datetime, zone: Any) -> None:
+    """UTCDateTime on SQLite (which keeps no zone): any zone in, the same instant out, in UTC."""
+    table = Table("moments", MetaData(), Column("at", UTCDateTime()))
+    engine = create_engine("sqlite://")
+    try:
+        value = moment.replace(tzinfo=zone)
+        with engine.begin() as connection:
+            table.create(connection)
+            connection.execute(insert(table), {"at": value})
+            back = connection.execute(select(table.c.at)).scalar_one()
+        assert back == value and back.tzinfo is UTC
+    finally:
+        engine.dispose()
