@@ -54,7 +54,7 @@ from models import League, db
 from models.game import GameRow, GameView
 from models.league import PRIVATE
 from models.security import WRITE, KeyRow, StaleKeyError, find_key, hash_key, lock_game_with_key
-from models.visibility import Audience, league_audience, read_game_audience
+from models.visibility import Audience, league_audience, read_game_audience, read_game_tag
 from schemas.games import GameSchema
 
 READ_METHODS = {"GET", "HEAD"}
@@ -363,26 +363,41 @@ def guard_read() -> Response | None:
         return None
     args: dict[str, Any] = req.view_args or {}
     access = g.guarded = Access()
+    if guard.conditional and req.headers.get("If-None-Match"):
+        # the client holds a copy: its ETag and audience first, the game only if it has moved
+        found = read_game_tag(args["game_id"])
+        if found is None:
+            raise _missing(guard, args)
+        etag, held = found
+        _allow(guard, args, access, held)
+        answer = not_modified(etag, req)
+        if answer is not None:
+            return answer
     audience = _audience(guard, args, access)
     if audience is None:
         raise _missing(guard, args)
-    if audience.private or guard.key == "write":
-        digest = _digest()
-        row = None if digest is None else find_key(digest)
-        known = _known(digest, row)
-        if audience.private and (
-            known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)
-        ):
-            raise _missing(guard, args)
-        if audience.private:
-            access.credential = known  # a wait on the game's feed ends once it is revoked
-        if guard.key == "write":
-            _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
-    # public: a key, if any, is not even looked at
+    _allow(guard, args, access, audience)
     if not guard.conditional:
         return None
     assert access.game is not None  # a conditional read is of a game (api.docs.keyed_read)
     return not_modified(access.game.etag, req)
+
+
+def _allow(guard: ReadGuard, args: dict[str, Any], access: Access, audience: Audience) -> None:
+    """A private league or game without one of its keys is a 404, a read
+    that needs the write key 401 or 403 without it; a public one's key, if
+    any, is not even looked at."""
+    if not (audience.private or guard.key == "write"):
+        return
+    digest = _digest()
+    row = None if digest is None else find_key(digest)
+    known = _known(digest, row)
+    if audience.private and (known is None or not known.reads(league_id=audience.league_id, game_id=audience.game_id)):
+        raise _missing(guard, args)
+    if audience.private:
+        access.credential = known  # a wait on the game's feed ends once it is revoked
+    if guard.key == "write":
+        _credential(digest, row, league_id=audience.league_id, game_id=audience.game_id, access=Access())
 
 
 def declared_read_guards(app: Flask) -> dict[str, ReadGuard]:

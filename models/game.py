@@ -38,6 +38,11 @@ from referee.two_player import (
 )
 
 
+def game_etag(game_id: int, version: int) -> str:
+    """A game's ETag at ``version``: any change to it moves the version."""
+    return f'"g{game_id}v{version}"'
+
+
 class Player(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "player"
 
@@ -116,7 +121,7 @@ class GameView:
 
     @property
     def etag(self) -> str:
-        return f'"g{self.id}v{self.version}"'
+        return game_etag(self.id, self.version)
 
     def guards(self, tag: str) -> bool:
         """Whether an ETag of this game still guards a write to its hands or

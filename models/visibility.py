@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select
 
 from models.database import SoloRead, db
-from models.game import Game, GameRow, GameView
+from models.game import Game, GameRow, GameView, game_etag
 from models.league import PRIVATE, PUBLIC, League
 
 
@@ -26,9 +26,13 @@ class Audience:
 
 def audience_of(game: GameView, league_visibility: str | None) -> Audience:
     """The audience of ``game``, given its league's visibility (None outside a league)."""
-    if game.league_id is not None:
-        return Audience(game.league_id, game.id, league_visibility == PRIVATE)  # its scorer keys are the game's
-    return Audience(None, game.id, game.visibility == PRIVATE)
+    return _audience(game.id, game.league_id, game.visibility, league_visibility)
+
+
+def _audience(game_id: int, league_id: int | None, visibility: str | None, league_visibility: str | None) -> Audience:
+    if league_id is not None:
+        return Audience(league_id, game_id, league_visibility == PRIVATE)  # its scorer keys are the game's
+    return Audience(None, game_id, visibility == PRIVATE)
 
 
 def read_game_audience(game_id: int) -> tuple[GameRow, Audience] | None:
@@ -41,6 +45,17 @@ def read_game_audience(game_id: int) -> tuple[GameRow, Audience] | None:
         return None
     game = GameRow.of(row)
     return game, audience_of(game, row["league_visibility"])
+
+
+def read_game_tag(game_id: int) -> tuple[str, Audience] | None:
+    """The game's ETag and its audience, in one narrow statement of its own
+    (no JSON column read): what a conditional read needs to answer 304.
+    None if there is no such game."""
+    row = _READ_GAME_TAG.one_or_none({"id": game_id})
+    if row is None:
+        return None
+    audience = _audience(row["id"], row["league_id"], row["visibility"], row["league_visibility"])
+    return game_etag(row["id"], row["version"]), audience
 
 
 def league_audience(league_id: int) -> Audience | None:
@@ -67,6 +82,18 @@ _GAMES, _LEAGUES = Game.__table__, League.__table__
 #: Built once: a game's read runs it on every request, for its guard and its view.
 _READ_GAME_AUDIENCE = SoloRead(
     select(_GAMES, _LEAGUES.c.visibility.label("league_visibility"))
+    .select_from(_GAMES.outerjoin(_LEAGUES, _LEAGUES.c.id == _GAMES.c.league_id))
+    .where(_GAMES.c.id == bindparam("id"))
+)
+#: A conditional read's: the columns of the ETag and the audience only.
+_READ_GAME_TAG = SoloRead(
+    select(
+        _GAMES.c.id,
+        _GAMES.c.version,
+        _GAMES.c.league_id,
+        _GAMES.c.visibility,
+        _LEAGUES.c.visibility.label("league_visibility"),
+    )
     .select_from(_GAMES.outerjoin(_LEAGUES, _LEAGUES.c.id == _GAMES.c.league_id))
     .where(_GAMES.c.id == bindparam("id"))
 )

@@ -356,3 +356,28 @@ def test_a_utc_datetime_reads_back_as_the_same_instant_in_utc(moment: datetime, 
         assert back == value and back.tzinfo is UTC
     finally:
         engine.dispose()
+
+
+
+def test_a_conditional_read_of_an_unchanged_game_reads_its_tag_alone(app: Flask, api: Api, players: list[int]) -> None:
+    game = api.new_game(players, roles=seats(*players))
+    read = api.client.get(f"/api/v1/games/{game['id']}")
+    etag = read.headers["ETag"]
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
+        seen.append(sql)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        same = api.client.get(f"/api/v1/games/{game['id']}", headers={"If-None-Match": etag})
+        assert same.status_code == 304 and same.headers["ETag"] == etag and same.data == b""
+        assert len(seen) == 1 and "rules" not in seen[0] and "version" in seen[0]  # no JSON column read
+        seen.clear()
+        stale = api.client.get(f"/api/v1/games/{game['id']}", headers={"If-None-Match": '"g999v1"'})
+        assert stale.status_code == 200 and stale.get_json() == read.get_json()
+        assert len(seen) == 2  # the tag, then the game
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
