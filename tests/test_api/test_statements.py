@@ -358,7 +358,6 @@ def test_a_utc_datetime_reads_back_as_the_same_instant_in_utc(moment: datetime, 
         engine.dispose()
 
 
-
 def test_a_conditional_read_of_an_unchanged_game_reads_its_tag_alone(app: Flask, api: Api, players: list[int]) -> None:
     game = api.new_game(players, roles=seats(*players))
     read = api.client.get(f"/api/v1/games/{game['id']}")
