@@ -132,16 +132,19 @@ def start_two_player_game(
     seating: Seating,
     rules: PresetRules,
     *,
+    league_id: int | None,
     played_at: datetime | None,
     cut: dict[str, str] | None,
     visibility: str = PUBLIC,
-) -> tuple[Game, str]:
-    """A new game under a two-player preset (R27, R28), outside a league, and its key (shown once)."""
+) -> tuple[Game, str | None]:
+    """A new game under a two-player preset (R27, R28), and its own key when
+    it is outside a league (shown once). ``visibility`` is a game's outside
+    a league; one in a league follows its league's."""
     game = Game(
-        visibility=visibility,
+        visibility=None if league_id is not None else visibility,
         players=players,
         rules=rules.as_dict(),
-        league_id=None,
+        league_id=league_id,
         played_at=played_at or now(),
         cut=cut,
         first_box=int(seating.dealer),
@@ -152,8 +155,10 @@ def start_two_player_game(
     db.session.add(game)
     game.apply_two_player(game.replay_two_player())
     db.session.flush()
+    _books(game, history=False)
     add_event(game.id, game.version, "game_started")
-    return game, ApiKey.issue(game_id=game.id)[1]
+    key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
+    return game, key
 
 
 def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
@@ -172,6 +177,8 @@ def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | Non
     """The next hand of a two-player game, in the seating the game expects
     (R28); none after the win (R30). ``by``: the id of the key that records it."""
     recorded = record_two_player(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    if game.league_id is not None:
+        league_books.hand_appended(recorded)
     add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
     add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
     return recorded
@@ -181,6 +188,7 @@ def change_preset_rules(game: Game, rules: PresetRules) -> None:
     """New rules of a two-player game, before the first hand (the view checks that)."""
     game.rules = rules.as_dict()
     game.apply_two_player(game.replay_two_player())
+    _books(game, history=False)
     add_event(game.id, game.version, "rules_changed")
 
 

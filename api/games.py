@@ -76,7 +76,7 @@ def _league_of(data: dict[str, Any]) -> int | None:
     return league_id
 
 
-def _start_two_player_game(data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
+def _start_two_player_game(data: dict[str, Any]) -> tuple[Game | WithKey, int, dict[str, str]]:
     """R27, R28: a game under a two-player preset, seated by the cut or the dealer."""
     players: list[int] = data["players"]
     _known_players(players)
@@ -90,12 +90,13 @@ def _start_two_player_game(data: dict[str, Any]) -> tuple[WithKey, int, dict[str
         players,
         seating,
         data["rules"],
+        league_id=_league_of(data),
         played_at=data.get("played_at"),
         cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
         visibility=data.get("visibility", PUBLIC),
     )
     headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
-    return WithKey(game, key), 201, headers
+    return (game if key is None else WithKey(game, key)), 201, headers
 
 
 @blp.route("")

@@ -153,8 +153,9 @@ def add_members(data: dict[str, Any], league_id: int) -> LeagueView:
 def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Standings: games, points, hands by role, gins, undercuts, streaks, ratings"""
     league = load_league(league_id)
-    rows = standings(league, args.get("since"), args.get("until"), args["sort"], args["order"])
-    return {"league_id": league_id, "sort": args["sort"], "order": args["order"], "items": rows}
+    preset = args.get("preset")
+    rows = standings(league, args.get("since"), args.get("until"), args["sort"], args["order"], preset)
+    return {"league_id": league_id, "sort": args["sort"], "order": args["order"], "preset": preset, "items": rows}
 
 
 @blp.route("/<id:league_id>/head-to-head", methods=["GET"])
@@ -170,8 +171,9 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     for name in ("a", "b"):
         if args[name] not in members:
             raise invalid(name, f"player {args[name]} is not a member of league {league_id}")
-    rows, games = head_to_head(league, args["a"], args["b"], args.get("since"), args.get("until"))
-    return {"league_id": league_id, "games": games, "items": rows}
+    preset = args.get("preset")
+    rows, games = head_to_head(league, args["a"], args["b"], args.get("since"), args.get("until"), preset)
+    return {"league_id": league_id, "preset": preset, "games": games, "items": rows}
 
 
 @blp.route("/<id:league_id>/games", methods=["GET"])

@@ -17,11 +17,12 @@ from typing import Any
 from sqlalchemy import func, select
 
 from models.database import db
-from models.figures import FIGURE_FIELDS, GamePlayer, add_figures
-from models.game import Game, GameView, Recorded
+from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, add_figures
+from models.game import Game, GameView, Recorded, RecordedTwoPlayer
 from models.league import League, LeaguePlayer, LeagueRating
-from models.ratings import MU, SIGMA, rate_hand, won_by_box
+from models.ratings import MU, SIGMA, rate_hand, rate_two_player_log, won_by_box
 from referee import HandRecord
+from referee.two_player import Seat, TwoPlayerHand
 
 
 def refresh_totals(league_id: int, players: Iterable[int]) -> None:
@@ -63,9 +64,10 @@ def _follows(rated: dict[str, Any] | None, game: GameView, number: int) -> bool:
     return number == 1 and game.played_at > datetime.fromisoformat(rated["played_at"])
 
 
-def hand_appended(recorded: Recorded) -> None:
-    """The league's books after one more hand of one of its games."""
+def hand_appended(recorded: Recorded | RecordedTwoPlayer) -> None:
+    """The league's books after one more hand of one of its games, of any preset."""
     game, number = recorded.game, recorded.hand.number
+    assert recorded.delta is not None  # a hand of a league's game adds to its figures
     league = db.session.get(League, game.league_id)
     assert league is not None
     league.history_version = (league.history_version or 0) + 1
@@ -73,7 +75,10 @@ def hand_appended(recorded: Recorded) -> None:
     if game.winner is not None and not league.streaks_stale:
         _extend_streaks(league, game, game.winner)
     if not league.ratings_stale and _follows(league.rated_through, game, number):
-        _rate_one(league, recorded.record)
+        if isinstance(recorded, Recorded):
+            _rate_one(league, recorded.record)
+        else:
+            _rate_two_player(league, game.preset_rules.preset.value, recorded.record)
         league.rated_through = _position(game, number)
     else:
         league.ratings_stale = True
@@ -107,22 +112,46 @@ def _rate_one(league: League, record: HandRecord) -> None:
         return  # draws do not rate
     r = record.roles
     players = [int(r.box), int(r.captain), int(r.sitter)]
-    rows = {
-        row.player_id: row
-        for row in db.session.scalars(
-            select(LeagueRating).where(LeagueRating.league_id == league.id, LeagueRating.player_id.in_(players))
-        )
-    }
-    new = [p for p in players if p not in rows]
-    for p in new:
-        rows[p] = LeagueRating(league_id=league.id, player_id=p, mu=MU, sigma=SIGMA, hands_rated=0)
-        db.session.add(rows[p])
-    if new:
-        db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
+    rows = _rating_rows(league, THREE_HANDED, players)
     box, captain, sitter = ((rows[p].mu, rows[p].sigma) for p in players)
     rated = rate_hand(box, captain, sitter, box_won)
     for p, (mu, sigma) in zip(players, rated, strict=True):
         rows[p].mu, rows[p].sigma, rows[p].hands_rated = mu, sigma, rows[p].hands_rated + 1
+
+
+def _rate_two_player(league: League, preset: str, record: TwoPlayerHand) -> None:
+    """R27, R28: the two players' ratings under their game's preset, after one hand (draws do not rate)."""
+    winner = record.winner
+    if winner is None:
+        return
+    players = [int(record.seating.dealer), int(record.seating.non_dealer)]
+    rows = _rating_rows(league, preset, players)
+    rated = rate_two_player_log(
+        [(players[0], players[1], winner is Seat.DEALER)], {p: [rows[p].mu, rows[p].sigma, 0] for p in players}
+    )
+    for p in players:
+        rows[p].mu, rows[p].sigma, rows[p].hands_rated = rated[p][0], rated[p][1], rows[p].hands_rated + 1
+
+
+def _rating_rows(league: League, preset: str, players: list[int]) -> dict[int, LeagueRating]:
+    """The players' rating rows under ``preset``, made for those rated for the first time."""
+    rows = {
+        row.player_id: row
+        for row in db.session.scalars(
+            select(LeagueRating).where(
+                LeagueRating.league_id == league.id,
+                LeagueRating.preset == preset,
+                LeagueRating.player_id.in_(players),
+            )
+        )
+    }
+    new = [p for p in players if p not in rows]
+    for p in new:
+        rows[p] = LeagueRating(league_id=league.id, preset=preset, player_id=p, mu=MU, sigma=SIGMA, hands_rated=0)
+        db.session.add(rows[p])
+    if new:
+        db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
+    return rows
 
 
 def game_rewritten(game: Game, *, history: bool = True) -> None:

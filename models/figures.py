@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, Update, bindparam, update
+from sqlalchemy import ForeignKey, Integer, String, Update, bindparam, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db
@@ -25,6 +25,7 @@ from referee.roles import PlayerId
 from referee.stats import Figures, game_figures
 
 FIGURE_FIELDS = [f.name for f in dataclass_fields(Figures)]
+THREE_HANDED = "three_handed"
 
 
 class FigureColumns:
@@ -46,6 +47,11 @@ class FigureColumns:
     knocks: Mapped[int] = mapped_column(Integer, default=0)
     knocker_deadwood_total: Mapped[int] = mapped_column(Integer, default=0)
     knocker_deadwood_hands: Mapped[int] = mapped_column(Integer, default=0)
+    hands_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    hands_non_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won_non_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    boxes: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
@@ -57,6 +63,8 @@ class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
     league_id: Mapped[int | None] = mapped_column(ForeignKey("league.id"), nullable=True)
     played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # R27: the game's preset, by which standings and head to head are filtered
+    preset: Mapped[str] = mapped_column(String(20), default=THREE_HANDED, server_default=THREE_HANDED)
 
     __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
 

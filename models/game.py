@@ -26,7 +26,7 @@ from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import PresetRules, resolve_rules
 from referee.roles import PlayerId
 from referee.sheet import GameResult, ScoreSheet, explain_result
-from referee.stats import Figures, add_hand, finish
+from referee.stats import Figures, add_hand, add_two_player_hand, finish, two_player_game_figures
 from referee.two_player import (
     Seat,
     Seating,
@@ -314,7 +314,11 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
         for hand, running in zip(self.hands, state.running, strict=True):
             hand.scores_after = {str(p): n for p, n in running.items()}
             hand.seating_follows = hand.number not in state.out_of_turn
-        self._write_figures(kept_figures(None, [], self.players, None))  # outside a league only
+        if self.league_id is None:  # a game outside a league keeps no figures of its hands
+            self._write_figures(kept_figures(None, [], self.players, None))
+        else:
+            log = [(hand.two_player_record(), hand.knocker_deadwood) for hand in self.hands]
+            self._write_figures(two_player_game_figures(log, self.players, state.winner))
 
     def _store_figures(self, state: GameState) -> None:
         """Rewrite this game's per-player figures (models.figures.kept_figures)."""
@@ -329,6 +333,7 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
                 self.figures.append(row)
             row.league_id = self.league_id
             row.played_at = self.played_at
+            row.preset = self.preset_rules.preset.value
             for name in FIGURE_FIELDS:
                 setattr(row, name, getattr(f, name))
 
@@ -508,10 +513,14 @@ def record_hand(
 
 @dataclass(frozen=True, slots=True)
 class RecordedTwoPlayer:
-    """A two-player hand just recorded: the game's row after it and the hand's row."""
+    """A two-player hand just recorded: the game's row after it, the hand's
+    row, the hand as its game's fold replays it, and what it adds to its
+    players' figures (for the league's books; none outside a league)."""
 
     game: GameRow
     hand: HandRow
+    record: TwoPlayerHand
+    delta: dict[PlayerId, Figures] | None
 
 
 def record_two_player_hand(
@@ -526,7 +535,8 @@ def record_two_player_hand(
     verify_can_record_two_player(state)  # R30: a 409 naming the winner
     seating = state.seating
     assert seating is not None
-    after = advance_two_player(rules, state, TwoPlayerHand(seating, knocker, score))
+    record = TwoPlayerHand(seating, knocker, score)
+    after = advance_two_player(rules, state, record)
     columns = two_player_columns(rules, after)
     hand = HandRow(
         number=after.hands_played,
@@ -541,6 +551,7 @@ def record_two_player_hand(
         seating_follows=True,
         recorded_at=now(),
     )
+    knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
     connection = db.session.connection()
     connection.execute(
         _INSERT_TWO_PLAYER_HAND,
@@ -559,7 +570,7 @@ def record_two_player_hand(
             "ruling": ruling,
             "scores_after": hand.scores_after,
             "seating_follows": True,
-            "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None,
+            "knocker_deadwood": knocker_deadwood,
             "recorded_at": hand.recorded_at,
             "corrected_at": None,
         },
@@ -577,7 +588,14 @@ def record_two_player_hand(
     ).rowcount
     if changed != 1:
         raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
-    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand)
+    delta: dict[PlayerId, Figures] | None = None
+    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
+        delta = {p: Figures(games_played=0) for p in game.players}
+        add_two_player_hand(delta, record, knocker_deadwood)
+        if after.winner is not None:
+            finish(delta, after.winner)
+        add_figures("game_player", game.id, delta)
+    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]

@@ -62,9 +62,12 @@ class LeaguePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
 
 
 class LeagueRating(db.Model):  # type: ignore[name-defined,misc]
+    """A member's rating under one preset (R27): each preset is rated on its own."""
+
     __tablename__ = "league_rating"
 
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(20), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)

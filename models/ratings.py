@@ -1,7 +1,8 @@
 """Ratings: openskill's Plackett-Luce over hands, the box alone against the
 team of captain and sitter (R11: the side of the hand's winner wins; draws do
 not rate). One step, used hand by hand (models.books) and over a whole log
-(models.standings).
+(models.standings). A two-player preset's hands (R28) are rated one player
+against the other (``rate_two_player_log``), each preset on its own (R27).
 
 The step is openskill's ``PlackettLuce().rate([[box], [captain, sitter]],
 ranks=...)`` with its defaults (no weights, scores, ``limit_sigma`` or
@@ -19,6 +20,8 @@ from math import exp, sqrt
 from typing import Any
 
 from referee import HandRecord, Outcome, Role, Roles, Score, Side
+from referee.preset_hand import HandScore
+from referee.two_player import Seat, Seating, TwoPlayerHand
 
 #: openskill's PlackettLuce defaults
 MU = 25.0
@@ -136,6 +139,47 @@ def rate_log(hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | N
     return rated
 
 
+def rate_two_player_log(
+    hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | None = None
+) -> dict[int, list[float]]:
+    """Ratings over two-player hands in order (R28), each (dealer,
+    non-dealer, dealer won): openskill's ``PlackettLuce().rate([[dealer],
+    [non_dealer]], ranks=...)`` with its defaults, the step of ``_rate`` for
+    two teams of one. None for a draw (draws do not rate). Each player's
+    [mu, sigma, hands rated], going on from ``ratings`` (changed in place)."""
+    rated: dict[int, list[float]] = {} if ratings is None else ratings
+    get = rated.get
+    tau_squared, beta_squared, kappa = _TAU_SQUARED, _BETA_SQUARED, KAPPA
+    for dealer, non_dealer, dealer_won in hands:
+        if dealer_won is None:
+            continue
+        a = get(dealer) or rated.setdefault(dealer, [MU, SIGMA, 0])
+        b = get(non_dealer) or rated.setdefault(non_dealer, [MU, SIGMA, 0])
+        sa = sqrt(a[1] * a[1] + tau_squared)
+        sb = sqrt(b[1] * b[1] + tau_squared)
+        va, vb = sa**2, sb**2
+        k = sqrt((va + beta_squared) + (vb + beta_squared))
+        k_squared = k**2
+        e_a, e_b = exp(a[0] / k), exp(b[0] / k)
+        total = e_a + e_b
+        p_a, p_b = e_a / total, e_b / total
+        if dealer_won:
+            omega_a, omega_b = (1 - p_a) * (va / k), -p_b * (vb / k)
+        else:
+            omega_a, omega_b = -p_a * (va / k), (1 - p_b) * (vb / k)
+        delta = p_a * (1 - p_a) * (va / k_squared) * (sqrt(va) / k)
+        x = 1 - delta
+        a[0] += omega_a
+        a[1] = sa * sqrt(kappa if kappa > x else x)
+        delta = p_b * (1 - p_b) * (vb / k_squared) * (sqrt(vb) / k)
+        x = 1 - delta
+        b[0] += omega_b
+        b[1] = sb * sqrt(kappa if kappa > x else x)
+        a[2] += 1
+        b[2] += 1
+    return rated
+
+
 def won_by_box(record: HandRecord) -> bool | None:
     """Did the box's side win the hand (R11)? None for a draw (R12)."""
     winner = record.winner
@@ -154,8 +198,22 @@ def _box_won_by_columns() -> dict[tuple[str | None, str | None], bool | None]:
     return table
 
 
-#: a hand row's (knocker, scorer) columns to ``won_by_box``
-BOX_WON = _box_won_by_columns()
+def _dealer_won_by_columns() -> dict[tuple[str | None, str | None], bool | None]:
+    """For a two-player hand (R28), whose dealer a hand row keeps as its box:
+    did the dealer win, for each (knocker, scorer) the row can hold, as the referee rules it."""
+    seating = Seating(dealer=1, non_dealer=2)
+    table: dict[tuple[str | None, str | None], bool | None] = {}
+    for knocker in Seat:
+        for scorer in Side:
+            hand = TwoPlayerHand(seating, knocker, HandScore(Outcome.KNOCK, scorer, 0))
+            table[knocker.value, scorer.value] = hand.winner is Seat.DEALER
+        table[knocker.value, None] = None
+    return table
+
+
+#: a hand row's (knocker, scorer) columns to ``won_by_box``; for a two-player
+#: hand, whether its dealer (the row's box) won
+BOX_WON = _box_won_by_columns() | _dealer_won_by_columns()
 
 
 def rate_hands(hands: Iterable[HandRecord]) -> dict[int, tuple[float, float, int]]:

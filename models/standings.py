@@ -18,16 +18,19 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, case, delete, func, insert, literal_column, null, select
 
 from models.database import db
-from models.figures import FIGURE_FIELDS, GamePlayer
+from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer
 from models.game import Game, Hand, Player
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
-from models.ratings import BOX_WON, DEFAULT_MU, DEFAULT_SIGMA, rate_log
-from referee import HandRecord, Outcome, Role, Roles, Score, Side
+from models.ratings import BOX_WON, DEFAULT_MU, DEFAULT_SIGMA, rate_log, rate_two_player_log
 from referee.stats import Figures, streaks
 
 
-def _filters(league_id: int, since: datetime | None, until: datetime | None) -> list[ColumnElement[bool]]:
+def _filters(
+    league_id: int, since: datetime | None, until: datetime | None, preset: str | None = None
+) -> list[ColumnElement[bool]]:
     conditions = [GamePlayer.league_id == league_id]
+    if preset is not None:
+        conditions.append(GamePlayer.preset == preset)
     if since is not None:
         conditions.append(GamePlayer.played_at >= since)
     if until is not None:
@@ -113,11 +116,14 @@ def standings(
     until: datetime | None = None,
     sort: str = "rating",
     order: str = "desc",
+    preset: str | None = None,
 ) -> list[Standing]:
-    """Every member's figures; without a date range, from the league's books
-    (a few rows, whatever the history's size)."""
-    ratings = league_ratings(league)
-    if since is None and until is None:
+    """Every member's figures over the league's games (of ``preset`` only, when
+    given: R27), and his rating under that preset (the three-handed game's
+    when none is given); without a date range or a preset, from the
+    league's books (a few rows, whatever the history's size)."""
+    ratings = league_ratings(league, preset or THREE_HANDED)
+    if since is None and until is None and preset is None:
         recounted = refresh_streaks(league) if league.streaks_stale else None
         books = db.session.execute(
             select(LeaguePlayer, Player.name)
@@ -137,7 +143,7 @@ def standings(
             for book, name in books
         ]
         return sort_rows(rows, sort, order)
-    figures, streak = _figures(_filters(league.id, since, until))
+    figures, streak = _figures(_filters(league.id, since, until, preset))
     members = db.session.execute(
         select(Player.id, Player.name)
         .join(LeagueMember, LeagueMember.player_id == Player.id)
@@ -150,9 +156,16 @@ def standings(
 
 
 def head_to_head(
-    league: League, a: int, b: int, since: datetime | None = None, until: datetime | None = None
+    league: League,
+    a: int,
+    b: int,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    preset: str | None = None,
 ) -> tuple[list[Standing], int]:
-    conditions = _filters(league.id, since, until)
+    """Two members' figures over the games they both played (of ``preset``
+    only, when given), and how many; their ratings as in :func:`standings`."""
+    conditions = _filters(league.id, since, until, preset)
     both = (
         select(GamePlayer.game_id)
         .where(GamePlayer.player_id == a, *conditions)
@@ -160,7 +173,7 @@ def head_to_head(
     )
     games = db.session.scalar(select(func.count()).select_from(both.subquery())) or 0
     figures, streak = _figures([GamePlayer.game_id.in_(both), GamePlayer.player_id.in_([a, b])])
-    ratings = league_ratings(league)
+    ratings = league_ratings(league, preset or THREE_HANDED)
     names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_([a, b]))).all())
     rows = [_row(p, names.get(p, ""), figures.get(p, Figures()), streak.get(p, (0, 0)), ratings.get(p)) for p in (a, b)]
     return rows, games
@@ -253,22 +266,6 @@ def _order_tied_games(games: list[int], tied: dict[int, datetime]) -> list[int]:
     return sorted(games, key=lambda game_id: (place[game_id], content.get(game_id, [])))
 
 
-def league_hand_log(league_id: int) -> tuple[list[HandRecord], dict[str, Any] | None]:
-    """Every hand of the league's games as the referee reads it, in rating
-    order (see ``_league_hands``), and the position of the last."""
-    h = _HANDS.c
-    rows, last = _league_hands(league_id, h.box, h.captain, h.sitter, h.knocker, h.outcome, h.scorer, h.points)
-    log = [
-        HandRecord(
-            Roles(box=box, captain=captain, sitter=sitter),
-            None if knocker is None else Role(knocker),
-            Score(Outcome(outcome), None if scorer is None else Side(scorer), points),
-        )
-        for box, captain, sitter, knocker, outcome, scorer, points in rows
-    ]
-    return log, last
-
-
 #: 1 when the box's side won the hand, 0 when the captain's did, NULL for a draw
 #: (R11, R12): models.ratings.BOX_WON, which the referee rules, as SQL
 _BOX_WON = case(
@@ -286,6 +283,37 @@ def league_seatings(league_id: int) -> tuple[list[tuple[Any, ...]], dict[str, An
     (``_league_hands``), for ``rate_log``; and the position of the last."""
     h = _HANDS.c
     return _league_hands(league_id, h.box, h.captain, h.sitter, _BOX_WON)
+
+
+def _two_player_games(league_id: int) -> dict[int, str]:
+    """The preset of each of the league's games under a two-player preset (R27)."""
+    gp = GamePlayer.__table__.c
+    return dict(
+        db.session.execute(
+            select(gp.game_id, gp.preset).where(gp.league_id == league_id, gp.preset != THREE_HANDED).distinct()
+        ).all()
+    )
+
+
+def rate_league(league_id: int) -> tuple[dict[str, dict[int, list[float]]], dict[str, Any] | None]:
+    """Each preset's ratings over the league's hands of that preset, in rating
+    order (R27): the three-handed game's by ``rate_log``, a two-player
+    preset's by ``rate_two_player_log`` (a two-player hand's row keeps its
+    dealer as its box, its non-dealer as its captain); and the position of
+    the last hand."""
+    presets = _two_player_games(league_id)
+    if not presets:  # the whole log is three-handed: read as ``rate_log`` takes it
+        rows, last = league_seatings(league_id)
+        return ({THREE_HANDED: rate_log(rows)} if rows else {}), last
+    h = _HANDS.c
+    rows, last = _league_hands(league_id, h.game_id, h.box, h.captain, h.sitter, _BOX_WON)
+    logs: dict[str, list[tuple[Any, ...]]] = {}
+    for game_id, box, captain, sitter, won in rows:
+        preset = presets.get(game_id, THREE_HANDED)
+        logs.setdefault(preset, []).append((box, captain, won) if sitter is None else (box, captain, sitter, won))
+    return {
+        preset: rate_log(log) if preset == THREE_HANDED else rate_two_player_log(log) for preset, log in logs.items()
+    }, last
 
 
 #: the session's ``info`` key under which a read leaves what it recounted, for the request's commit point
@@ -314,28 +342,33 @@ def pending_stores() -> list[Callable[[], None]]:
     return stores
 
 
-def refresh_ratings(league: League) -> dict[int, tuple[float, float, int]]:
-    """Recompute the league's ratings from its hand logs, without holding
-    the write lock; they are stored at the request's commit point."""
+#: each player's (mu, sigma, hands rated)
+Ratings = dict[int, tuple[float, float, int]]
+
+
+def refresh_ratings(league: League) -> dict[str, Ratings]:
+    """Recompute the league's ratings, each preset's, from its hand logs,
+    without holding the write lock; they are stored at the request's commit point."""
     version = league.history_version
-    rows, last = league_seatings(league.id)
-    ratings = rate_log(rows)
+    by_preset, last = rate_league(league.id)
 
     def store(locked: League) -> None:
         db.session.execute(delete(LeagueRating).where(LeagueRating.league_id == locked.id))
-        if ratings:
-            db.session.execute(
-                insert(LeagueRating),
-                [
-                    {"league_id": locked.id, "player_id": p, "mu": mu, "sigma": sigma, "hands_rated": int(n)}
-                    for p, (mu, sigma, n) in ratings.items()
-                ],
-            )
+        rows = [
+            {"league_id": locked.id, "preset": preset, "player_id": p, "mu": mu, "sigma": sigma, "hands_rated": int(n)}
+            for preset, ratings in by_preset.items()
+            for p, (mu, sigma, n) in ratings.items()
+        ]
+        if rows:
+            db.session.execute(insert(LeagueRating), rows)
         locked.ratings_stale = False
         locked.rated_through = last
 
     _store_later(league.id, version, store)
-    return {p: (mu, sigma, int(n)) for p, (mu, sigma, n) in ratings.items()}
+    return {
+        preset: {p: (mu, sigma, int(n)) for p, (mu, sigma, n) in ratings.items()}
+        for preset, ratings in by_preset.items()
+    }
 
 
 def refresh_streaks(league: League) -> dict[int, list[bool]]:
@@ -368,13 +401,14 @@ def refresh_streaks(league: League) -> dict[int, list[bool]]:
     return results
 
 
-def league_ratings(league: League) -> dict[int, tuple[float, float, int]]:
-    """The league's ratings, recomputed from its hand logs when they changed."""
+def league_ratings(league: League, preset: str = THREE_HANDED) -> Ratings:
+    """The league's ratings under ``preset`` (R27), recomputed from its hand
+    logs when they changed."""
     if league.ratings_stale:
-        return refresh_ratings(league)
+        return refresh_ratings(league).get(preset, {})
     rows = db.session.execute(
         select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma, LeagueRating.hands_rated).where(
-            LeagueRating.league_id == league.id
+            LeagueRating.league_id == league.id, LeagueRating.preset == preset
         )
     ).all()
     return {p: (mu, sigma, n) for p, mu, sigma, n in rows}

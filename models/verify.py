@@ -17,9 +17,10 @@ columns) with the referee, and compared with what is stored:
 
 Stale streaks are not compared: the next read recounts them from the
 per-game figures, which are. Stale ratings are compared as the next read
-would store them (``rate_hands`` over ``league_hand_log``, what
-``refresh_ratings`` stores) against the recount, without storing them:
-checking the books never writes.
+would store them (``rate_league``, what ``refresh_ratings`` stores) against
+the recount, without storing them: checking the books never writes. A
+two-player game (R28) is recounted by the two-player fold, and each
+preset's ratings on their own (R27).
 
 Each difference is one line: where (the league, game, hand or player), the
 field, the stored and the recounted value.
@@ -36,13 +37,15 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, select, true
 
 from models.database import db
-from models.figures import FIGURE_FIELDS, GamePlayer, kept_figures
-from models.game import Game, GameRow, Hand
+from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, kept_figures
+from models.game import Game, GameRow, Hand, two_player_columns
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
-from models.ratings import rate_hands
-from models.standings import league_hand_log
+from models.ratings import rate_hands, rate_two_player_log
+from models.standings import rate_league
 from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
-from referee.stats import Figures, streaks
+from referee.preset_hand import DRAW_SCORE, HandScore
+from referee.stats import Figures, streaks, two_player_game_figures
+from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState, replay_two_player
 
 #: how far a stored rating may be from its recount
 TOLERANCE = 1e-9
@@ -77,12 +80,18 @@ class Stored:
 @dataclass
 class Recount:
     """One game recounted from its hand log: ``state`` and ``figures`` are
-    None when the log itself cannot be replayed (said in the differences)."""
+    None when the log itself cannot be replayed (said in the differences).
+    A two-player game's (R28) records and state are the two-player fold's."""
 
     game: GameRow
-    records: list[HandRecord] | None
-    state: GameState | None
+    records: list[HandRecord] | list[TwoPlayerHand] | None
+    state: GameState | TwoPlayerState | None
     figures: dict[int, Figures] | None
+
+    @property
+    def preset(self) -> str:
+        """R27: the preset the game is played under."""
+        return self.game.preset_rules.preset.value
 
 
 _GAMES, _HANDS, _FIGURES = Game.__table__, Hand.__table__, GamePlayer.__table__
@@ -159,6 +168,8 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
     game = stored.game
     checked.games += 1
     checked.hands += len(stored.hands)
+    if game.two_player:
+        return _recount_two_player(stored, checked)
     where = f"game {game.id}"
     records = _records(stored, checked)
     if records is None:
@@ -188,6 +199,82 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
             checked.differ(at, f"scores_after[{seat}]", hand.scores_after.get(seat), after.get(seat))
         checked.differ(at, "seating_follows", hand.seating_follows, hand.number not in state.out_of_turn)
     figures = {int(p): f for p, f in kept_figures(game.league_id, records, game.players, state.winner).items()}
+    _compare_figures(stored, figures, checked)
+    return Recount(game, records, state, figures)
+
+
+def two_player_record(hand: Row[Any]) -> tuple[TwoPlayerHand, int | None]:
+    """A two-player hand as its log says (R28): the seating as played (its
+    dealer kept as the row's box, its non-dealer as its captain), the
+    knocker and the ruling; and the knocker's deadwood when entered by cards."""
+    ruling = hand.ruling
+    scorer = ruling["scorer"]
+    score = (
+        DRAW_SCORE
+        if scorer is None
+        else HandScore(
+            Outcome(ruling["outcome"]),
+            Side(scorer),
+            ruling["points"],
+            ruling["boxes"],
+            ruling["big_gin"],
+            ruling["base_points"],
+        )
+    )
+    deadwood = ruling["knocker"]["deadwood_count"] if hand.mode == "cards" else None
+    knocker = None if hand.knocker is None else Seat(hand.knocker)
+    return TwoPlayerHand(Seating(hand.box, hand.captain), knocker, score), deadwood
+
+
+def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
+    """Recount a two-player game (R28-R31) from its hand log, as ``recount_game`` does a three-handed one."""
+    game = stored.game
+    where = f"game {game.id}"
+    checked.differ(where, "hand numbers", [h.number for h in stored.hands], list(range(1, len(stored.hands) + 1)))
+    log: list[tuple[TwoPlayerHand, int | None]] = []
+    for hand in stored.hands:
+        at = f"{where} hand {hand.number}"
+        try:
+            record, deadwood = two_player_record(hand)
+        except (KeyError, TypeError, ValueError) as err:  # RefereeError is a ValueError
+            checked.differences.append(f"{at}: the hand log cannot be read ({err!r})")
+            return Recount(game, None, None, None)
+        if hand.sitter is not None or sorted((hand.box, hand.captain)) != sorted(game.players):
+            checked.differences.append(f"{at}: seating {record.seating.as_dict()} is not the game's players")
+            return Recount(game, None, None, None)
+        score = record.score
+        checked.differ(at, "outcome", hand.outcome, score.outcome.value)
+        checked.differ(at, "scorer", hand.scorer, None if score.scorer is None else score.scorer.value)
+        checked.differ(at, "points", hand.points, score.points)
+        checked.differ(at, "knocker_deadwood", hand.knocker_deadwood, deadwood)
+        log.append((record, deadwood))
+    records = [record for record, _ in log]
+    try:
+        state = replay_two_player(game.preset_rules, game.first_seating, records)
+    except (GameStateError, RefereeError) as err:  # hands after the win (R30, R26)
+        checked.differences.append(f"{where}: the hand log cannot be replayed ({err})")
+        return Recount(game, records, None, None)
+    columns = two_player_columns(game.preset_rules, state)
+    for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "boxes", "sheet", "result"):
+        checked.differ(where, name, getattr(game, name), columns[name])
+    checked.differ(where, "status", game.status, "finished" if state.finished else "in_progress")
+    for hand, running in zip(stored.hands, state.running, strict=True):
+        at = f"{where} hand {hand.number}"
+        checked.differ(at, "scores_after", hand.scores_after, {str(p): n for p, n in running.items()})
+        checked.differ(at, "seating_follows", hand.seating_follows, hand.number not in state.out_of_turn)
+    if game.league_id is None:
+        kept = kept_figures(None, [], game.players, None)
+    else:
+        kept = two_player_game_figures(log, game.players, state.winner)
+    figures = {int(p): f for p, f in kept.items()}
+    _compare_figures(stored, figures, checked)
+    return Recount(game, records, state, figures)
+
+
+def _compare_figures(stored: Stored, figures: dict[int, Figures], checked: Checked) -> None:
+    """A game's ``game_player`` rows against its recounted figures."""
+    game = stored.game
+    where = f"game {game.id}"
     rows = {row.player_id: row for row in stored.figures}
     for player in sorted(set(rows) | set(figures)):
         at = f"{where} player {player}"
@@ -199,7 +286,7 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
             checked.differ(at, f"game_player.{name}", getattr(row, name), getattr(recounted, name))
         checked.differ(at, "game_player.league_id", row.league_id, game.league_id)
         checked.differ(at, "game_player.played_at", row.played_at, game.played_at)
-    return Recount(game, records, state, figures)
+        checked.differ(at, "game_player.preset", row.preset, game.preset_rules.preset.value)
 
 
 def _player_order(player: str) -> tuple[int, str]:
@@ -213,15 +300,17 @@ def _presence(row: object) -> str:
 # --- leagues ----------------------------------------------------------------------------------
 
 
-def _hand_key(record: HandRecord) -> tuple[Any, ...]:
-    """A hand as league_hand_log orders games with the same played_at: by content."""
-    r = record.roles
+def _hand_key(record: HandRecord | TwoPlayerHand) -> tuple[Any, ...]:
+    """A hand as models.standings._league_hands orders games with the same played_at: by
+    content (a two-player hand's dealer and non-dealer as its box and captain)."""
+    if isinstance(record, TwoPlayerHand):
+        seats: tuple[Any, ...] = (record.seating.dealer, record.seating.non_dealer, None)
+    else:
+        seats = (record.roles.box, record.roles.captain, record.roles.sitter)
     return tuple(
         "" if v is None else v
         for v in (
-            r.box,
-            r.captain,
-            r.sitter,
+            *seats,
             None if record.knocker is None else record.knocker.value,
             record.score.outcome.value,
             None if record.score.scorer is None else record.score.scorer.value,
@@ -230,14 +319,16 @@ def _hand_key(record: HandRecord) -> tuple[Any, ...]:
     )
 
 
-def rating_order(recounts: Iterable[Recount]) -> tuple[list[HandRecord], dict[str, Any] | None]:
-    """The league's hands in rating order (models.standings.league_hand_log):
-    games by played_at, those with the same played_at by their hands'
-    content (then id), and each game's hands by number; and the position of
-    the last hand."""
+def rating_order(
+    recounts: Iterable[Recount],
+) -> tuple[list[tuple[str, HandRecord | TwoPlayerHand]], dict[str, Any] | None]:
+    """The league's hands in rating order (models.standings.rate_league),
+    each with its game's preset (R27): games by played_at, those with the
+    same played_at by their hands' content (then id), and each game's hands
+    by number; and the position of the last hand."""
     games = sorted((r for r in recounts if r.records), key=lambda r: (r.game.played_at, r.game.id))
     games.sort(key=lambda r: (r.game.played_at, [_hand_key(h) for h in r.records or []]))
-    log = [record for r in games for record in r.records or []]
+    log = [(r.preset, record) for r in games for record in r.records or []]
     last = (
         None
         if not games
@@ -299,32 +390,59 @@ def check_league(league: League, games: list[Stored], checked: Checked) -> None:
 def _check_ratings(league: League, recounts: list[Recount], checked: Checked) -> None:
     where = f"league {league.id}"
     log, last = rating_order(recounts)
-    recounted = rate_hands(log)
+    recounted = _rate_by_preset(log)
     if league.ratings_stale:
         # what the next read's refresh_ratings would store
-        refresh_log, refresh_last = league_hand_log(league.id)
-        stored = rate_hands(refresh_log)
+        refreshed, refresh_last = rate_league(league.id)
+        stored = {
+            (preset, p): (mu, sigma, int(n))
+            for preset, ratings in refreshed.items()
+            for p, (mu, sigma, n) in ratings.items()
+        }
         prefix, rated_through = "refreshed ", _position(refresh_last)
     else:
         stored = {
-            p: (mu, sigma, n)
-            for p, mu, sigma, n in db.session.execute(
-                select(LeagueRating.player_id, LeagueRating.mu, LeagueRating.sigma, LeagueRating.hands_rated).where(
-                    LeagueRating.league_id == league.id
-                )
+            (preset, p): (mu, sigma, n)
+            for preset, p, mu, sigma, n in db.session.execute(
+                select(
+                    LeagueRating.preset,
+                    LeagueRating.player_id,
+                    LeagueRating.mu,
+                    LeagueRating.sigma,
+                    LeagueRating.hands_rated,
+                ).where(LeagueRating.league_id == league.id)
             )
         }
         prefix, rated_through = "", _position(league.rated_through)
     checked.differ(where, prefix + "rated_through", rated_through, last)
-    for player in sorted(set(stored) | set(recounted)):
-        at = f"{where} player {player}"
-        row, recount = stored.get(player), recounted.get(player)
+    for preset, player in sorted(set(stored) | set(recounted)):
+        at = f"{where} player {player}" + ("" if preset == THREE_HANDED else f" ({preset})")
+        row, recount = stored.get((preset, player)), recounted.get((preset, player))
         if row is None or recount is None:
             checked.differ(at, prefix + "league_rating row", _presence(row), _presence(recount))
             continue
         checked.differ_float(at, prefix + "league_rating.mu", row[0], recount[0])
         checked.differ_float(at, prefix + "league_rating.sigma", row[1], recount[1])
         checked.differ(at, prefix + "league_rating.hands_rated", row[2], recount[2])
+
+
+def _rate_by_preset(
+    log: list[tuple[str, HandRecord | TwoPlayerHand]],
+) -> dict[tuple[str, int], tuple[float, float, int]]:
+    """Each (preset, player)'s rating over the log, each preset rated on its own (R27)."""
+    three = [record for preset, record in log if isinstance(record, HandRecord)]
+    rated = {(THREE_HANDED, int(p)): r for p, r in rate_hands(three).items()}
+    two: dict[str, list[tuple[int, int, bool | None]]] = {}
+    for preset, record in log:
+        if isinstance(record, TwoPlayerHand):
+            winner = record.winner
+            seating = record.seating
+            won = None if winner is None else winner is Seat.DEALER
+            two.setdefault(preset, []).append((int(seating.dealer), int(seating.non_dealer), won))
+    for preset, hands in two.items():
+        for p, (mu, sigma, n) in rate_two_player_log(hands).items():
+            rated[preset, p] = (mu, sigma, int(n))
+    return rated
 
 
 # --- entry points -----------------------------------------------------------------------------

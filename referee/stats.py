@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 from referee.game import HandRecord
 from referee.roles import PlayerId, Role, Roles
 from referee.scoring import Outcome
+from referee.two_player import Seat, TwoPlayerHand
 
 
 @dataclass(slots=True)
@@ -44,6 +45,12 @@ class Figures:
     knocks: int = 0
     knocker_deadwood_total: int = 0
     knocker_deadwood_hands: int = 0
+    # two-player presets (R28, R29): the hands he dealt or did not, those he won in each seat, his boxes
+    hands_dealer: int = 0
+    hands_non_dealer: int = 0
+    hands_won_dealer: int = 0
+    hands_won_non_dealer: int = 0
+    boxes: int = 0
 
     def add(self, other: Figures) -> None:
         for f in fields(self):
@@ -51,8 +58,9 @@ class Figures:
 
     @property
     def hands_played(self) -> int:
-        """Hands he played, in the box or as captain (R8): sitting out is not playing."""
-        return self.hands_box + self.hands_captain
+        """Hands he played, in the box or as captain (R8), or in either seat
+        of a two-player game (R28): sitting out is not playing."""
+        return self.hands - self.hands_sitter
 
     @property
     def hands_sat_out(self) -> int:
@@ -60,7 +68,7 @@ class Figures:
 
     @property
     def hands_won(self) -> int:
-        return self.hands_won_box + self.hands_won_captain
+        return self.hands_won_box + self.hands_won_captain + self.hands_won_dealer + self.hands_won_non_dealer
 
     @property
     def win_rate(self) -> float | None:
@@ -127,6 +135,67 @@ def add_hand(out: dict[PlayerId, Figures], hand: HandRecord) -> None:
         out[roles.of(defender)].undercuts_made += 1
     if hand.knocker_deadwood is not None:
         k.knocker_deadwood_total += hand.knocker_deadwood
+        k.knocker_deadwood_hands += 1
+
+
+def two_player_game_figures(
+    hands: Sequence[tuple[TwoPlayerHand, int | None]], players: Iterable[PlayerId], winner: PlayerId | None
+) -> dict[PlayerId, Figures]:
+    """Each player's figures for one two-player game (R28-R30): the sum of
+    :func:`add_two_player_hand` over its hands (each with the knocker's
+    deadwood when entered by cards), plus the game's result.
+
+    >>> from referee.preset_hand import HandScore
+    >>> from referee.scoring import Side
+    >>> from referee.two_player import Seating
+    >>> seating = Seating(dealer=1, non_dealer=2)
+    >>> gin = HandScore(Outcome.GIN, Side.KNOCKER, 45, boxes=2)
+    >>> undercut = HandScore(Outcome.UNDERCUT, Side.DEFENDER, 30, boxes=1)
+    >>> hands = [(TwoPlayerHand(seating, Seat.NON_DEALER, gin), 0),
+    ...          (TwoPlayerHand(Seating(2, 1), Seat.DEALER, undercut), 4)]
+    >>> f = two_player_game_figures(hands, [1, 2], winner=None)
+    >>> f[2].hands_played, f[2].hands_won_non_dealer, f[2].boxes, f[2].points, f[2].undercuts_suffered
+    (2, 1, 2, 45, 1)
+    >>> f[1].hands_won_non_dealer, f[1].undercuts_made, f[1].points, f[1].hands_sat_out
+    (1, 1, 30, 0)
+    """
+    out = {p: Figures(games_played=1) for p in players}
+    for hand, knocker_deadwood in hands:
+        add_two_player_hand(out, hand, knocker_deadwood)
+    if winner is not None:
+        finish(out, winner)
+    return out
+
+
+def add_two_player_hand(out: dict[PlayerId, Figures], hand: TwoPlayerHand, knocker_deadwood: int | None) -> None:
+    """Add one two-player hand's counts (R28, R29) to its players' figures."""
+    seating = hand.seating
+    dealer, non_dealer = out[seating.dealer], out[seating.non_dealer]
+    dealer.hands += 1
+    dealer.hands_dealer += 1
+    non_dealer.hands += 1
+    non_dealer.hands_non_dealer += 1
+    winner = hand.winner
+    if winner is not None:
+        f = out[seating.of(winner)]
+        f.points += hand.score.points  # the hand's points (R16-R18, R32, R33), not the end-of-game bonuses
+        f.boxes += hand.score.boxes  # R29
+        if winner is Seat.DEALER:
+            f.hands_won_dealer += 1
+        else:
+            f.hands_won_non_dealer += 1
+    if hand.knocker is None:
+        return
+    k = out[seating.of(hand.knocker)]
+    k.knocks += 1
+    if hand.score.outcome is Outcome.GIN:
+        k.gins += 1
+    if hand.score.outcome is Outcome.UNDERCUT:
+        k.undercuts_suffered += 1
+        defender = Seat.NON_DEALER if hand.knocker is Seat.DEALER else Seat.DEALER
+        out[seating.of(defender)].undercuts_made += 1
+    if knocker_deadwood is not None:
+        k.knocker_deadwood_total += knocker_deadwood
         k.knocker_deadwood_hands += 1
 
 

@@ -120,7 +120,9 @@ class GameInSchema(Schema):
         }
     )
     rules = fields.Nested(PresetRulesInSchema, load_default=dict)
-    league_id = id_field(metadata={"description": "The league the game counts for; all three players must be members"})
+    league_id = id_field(
+        metadata={"description": "The league the game counts for, under any preset (R27); its players must be members"}
+    )
     played_at = UTCDateTime(
         metadata={"description": "When the game started (default: now); give it for games entered after the fact"}
     )
@@ -151,8 +153,6 @@ class GameInSchema(Schema):
         if roles is not None and ("dealer" in roles) != two:
             wanted = "dealer and non_dealer (R28)" if two else "box, captain and sitter (R8)"
             raise ValidationError(f"the roles of this game are {wanted}", "roles")
-        if two and data.get("league_id") is not None:
-            raise ValidationError(f"a game of {preset} is not served in a league yet", "league_id")
 
 
 class GamePatchSchema(Schema):

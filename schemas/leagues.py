@@ -4,6 +4,20 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from schemas.fields import MAX_ID, ORDERS, UTCDateTime, id_field, visibility_field
 from schemas.players import name_field
+from schemas.rules import NOT_SERVED, PRESET_NAMES
+
+#: R27: the presets a league's figures and ratings may be filtered by
+SERVED_PRESETS = [p for p in PRESET_NAMES if p not in NOT_SERVED]
+
+
+def preset_filter() -> fields.String:
+    return fields.String(
+        validate=validate.OneOf(SERVED_PRESETS),
+        metadata={
+            "description": "R27: only the games of this preset, and the ratings under it "
+            "(without it: every game, and the ratings under three_handed)"
+        },
+    )
 
 
 class LeagueInSchema(Schema):
@@ -93,6 +107,7 @@ _SORT = [
     "gins",
     "undercuts_made",
     "knocks",
+    "boxes",
     "average_points_per_hand_won",
     "average_knocker_deadwood",
     "longest_streak",
@@ -104,6 +119,7 @@ _SORT = [
 class StandingsArgsSchema(RangeArgsSchema):
     sort = fields.String(load_default="rating", validate=validate.OneOf(_SORT))
     order = fields.String(load_default="desc", validate=validate.OneOf(ORDERS))
+    preset = preset_filter()
 
 
 def _query_id(**kwargs: object) -> fields.Integer:
@@ -113,6 +129,7 @@ def _query_id(**kwargs: object) -> fields.Integer:
 class HeadToHeadArgsSchema(RangeArgsSchema):
     a = _query_id(required=True)
     b = _query_id(required=True)
+    preset = preset_filter()
 
 
 class RatingSchema(Schema):
@@ -129,17 +146,28 @@ class StandingSchema(Schema):
     games_finished = fields.Integer(required=True)
     games_won = fields.Integer(required=True)
     win_rate = fields.Float(required=True, allow_none=True, metadata={"description": "games_won / games_finished"})
-    total_points = fields.Integer(required=True)
+    total_points = fields.Integer(
+        required=True, metadata={"description": "Points of the hands he won (R16-R18, R32, R33), without game bonuses"}
+    )
     hands_played = fields.Integer(
-        required=True, metadata={"description": "Hands he played, in the box or as captain (R8), draws included"}
+        required=True,
+        metadata={
+            "description": "Hands he played, in the box or as captain (R8), or as dealer or non-dealer "
+            "(R28), draws included"
+        },
     )
     hands_sat_out = fields.Integer(required=True, metadata={"description": "Hands he sat out (R8)"})
     hands_box = fields.Integer(required=True)
     hands_captain = fields.Integer(required=True)
     hands_sitter = fields.Integer(required=True)
+    hands_dealer = fields.Integer(required=True, metadata={"description": "Two-player hands he dealt (R28)"})
+    hands_non_dealer = fields.Integer(required=True, metadata={"description": "Two-player hands he did not deal (R28)"})
     hands_won = fields.Integer(required=True)
     hands_won_box = fields.Integer(required=True)
     hands_won_captain = fields.Integer(required=True)
+    hands_won_dealer = fields.Integer(required=True)
+    hands_won_non_dealer = fields.Integer(required=True)
+    boxes = fields.Integer(required=True, metadata={"description": "Boxes of his two-player hands won (R29)"})
     gins = fields.Integer(required=True)
     undercuts_made = fields.Integer(required=True)
     undercuts_suffered = fields.Integer(required=True)
@@ -150,18 +178,30 @@ class StandingSchema(Schema):
     average_points_per_hand_won = fields.Float(required=True, allow_none=True)
     current_streak = fields.Integer(required=True)
     longest_streak = fields.Integer(required=True)
-    rating = fields.Nested(RatingSchema, required=True)
+    rating = fields.Nested(
+        RatingSchema,
+        required=True,
+        metadata={"description": "Under the preset asked for (R27), or under three_handed when none is"},
+    )
+
+
+def _preset_shown() -> fields.String:
+    return fields.String(
+        required=True, allow_none=True, metadata={"description": "The preset asked for (R27); null: every game"}
+    )
 
 
 class StandingsSchema(Schema):
     league_id = fields.Integer(required=True)
     sort = fields.String(required=True)
     order = fields.String(required=True)
+    preset = _preset_shown()
     items = fields.List(fields.Nested(StandingSchema), required=True)
 
 
 class HeadToHeadSchema(Schema):
     league_id = fields.Integer(required=True)
+    preset = _preset_shown()
     games = fields.Integer(required=True, metadata={"description": "Games both played"})
     items = fields.List(fields.Nested(StandingSchema), required=True)
 

@@ -120,6 +120,13 @@ def test_r11_the_side_of_the_knocker_wins_unless_he_is_undercut() -> None:
         ("box", None): None,
         ("captain", None): None,
         (None, None): None,
+        # R28: a two-player hand's row keeps its dealer as its box: did the dealer win?
+        ("dealer", "knocker"): True,
+        ("dealer", "defender"): False,
+        ("non_dealer", "knocker"): False,
+        ("non_dealer", "defender"): True,
+        ("dealer", None): None,
+        ("non_dealer", None): None,
     }
 
 

@@ -120,7 +120,8 @@ def _backfill():
             Roles(box=box, captain=captain, sitter=sitter), None if knocker is None else Role(knocker),
             Score(Outcome(outcome), None if scorer is None else Side(scorer), points), deadwood))
     games = conn.execute(sa.text("SELECT id, players, winner, played_at FROM game")).all()
-    names = [f.name for f in dataclasses.fields(Figures)]
+    # the figures game_player had at this revision (later ones add their own columns)
+    names = [f.name for f in dataclasses.fields(Figures)][:16]
     insert = sa.text(f"INSERT INTO game_player (game_id, player_id, league_id, played_at, {', '.join(names)}) "
                      f"VALUES (:game_id, :player_id, NULL, :played_at, {', '.join(':' + n for n in names)})")
     for game_id, players, winner, played_at in games:

@@ -323,6 +323,12 @@ COUNTED = [
     "undercuts_made",
     "undercuts_suffered",
     "knocks",
+    # two-player presets' (R28, R29): none in a league of three-handed games
+    "hands_dealer",
+    "hands_non_dealer",
+    "hands_won_dealer",
+    "hands_won_non_dealer",
+    "boxes",
 ]
 
 
@@ -702,6 +708,8 @@ class TestOneLeagueOfTwentyThreeGames:
             # finished games in played_at order: W L L L W W L L L L L L L L L L
             "current_streak": 0,
             "longest_streak": 2,
+            **dict.fromkeys(("hands_dealer", "hands_non_dealer", "hands_won_dealer", "hands_won_non_dealer"), 0),
+            "boxes": 0,  # R28, R29: no two-player game in this league
         }
         assert bob["rating"]["hands_rated"] == 49 - 6  # draws do not rate: g2, g5, g8, g12 (2), g21
 
