@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import orjson
 from marshmallow import ValidationError
@@ -16,13 +16,11 @@ from models.disputes import compare
 from models.transfer import ImportedDispute, ImportedGame, ImportedHand, ImportedLeague, ImportedRevision
 from referee import (
     DRAW,
-    GameState,
     HandRecord,
     Layoff,
     Outcome,
     RefereeError,
     Role,
-    Roles,
     Rules,
     Score,
     Side,
@@ -31,16 +29,19 @@ from referee import (
 )
 from referee.errors import HandError, HistoryError
 from referee.explain import explain_draw
-from referee.game import advance, new_game
 from referee.history import (
     Dispute,
     Listing,
+    Record,
+    Seats,
     Standing,
     Version,
+    advance_any,
     list_version,
     results_of,
     same_json,
     seat,
+    start,
     verify_cut,
     verify_disputed,
     verify_history,
@@ -63,12 +64,12 @@ from referee.preset_hand import (
 from referee.presets import PresetRules
 from referee.roles import PlayerId
 from referee.sheet import explain_hand_boxes
-from referee.stats import game_figures
-from referee.two_player import Seat, Seating, TwoPlayerHand
+from referee.stats import game_figures, two_player_game_figures
+from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
 from schemas.numbers import NotUtf8Error, NumberOutOfRangeError
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict, step_dicts
-from schemas.transfer import GAME_SCHEMAS, GameReader
+from schemas.transfer import GAME_SCHEMAS, GameReader, TwoPlayerGameImportSchema, is_two_player_game
 from schemas.transfer_fast import load_game
 
 
@@ -276,6 +277,7 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
             raise invalid(f"players[{i}].id", f"player id {player['id']} appears twice")
         known.add(player["id"])
     schema = GAME_SCHEMAS[doc["format_version"]]()
+    two_player_schema = TwoPlayerGameImportSchema()
     games = []
     given = doc["games"]
     reader = GameReader()
@@ -286,7 +288,7 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         # The common shape of a game, read and loaded at once; anything else, or
         # anything wrong with it, is read and loaded again the way that names it.
         decoded = reader.decoded(text)
-        fast = load_game(decoded, version)
+        fast = None if version >= 3 and is_two_player_game(decoded) else load_game(decoded, version)
         if fast is not None:
             try:
                 games.append(judge_game(fast, decoded, known, field))
@@ -301,7 +303,7 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         except ValueError:
             raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON) from None
         try:
-            game = schema.load(raw)
+            game = (two_player_schema if version >= 3 and is_two_player_game(raw) else schema).load(raw)
         except ValidationError as err:
             raise refused(err.messages, field) from None
         games.append(judge_game(game, raw, known, field))
@@ -336,14 +338,16 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
 
 
 def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], field: str) -> ImportedGame:
-    """:func:`judge_game`, its referee's errors with paths into the game."""
+    """:func:`judge_game`, its referee's errors with paths into the game. A
+    game of a two-player preset (R27, R28) is judged by its preset's rules
+    and folded as a two-player game; every check is the same."""
     players: list[int] = game["players"]
-    verify_players(players, known)
-    rules = Rules(**game["rules"])
+    rules: Rules | PresetRules = game["rules"] if isinstance(game["rules"], PresetRules) else Rules(**game["rules"])
+    verify_players(players, known, two_player=isinstance(rules, PresetRules))
     first = seat(players, game["first_roles"], "first_roles")
     verify_cut(players, game["cut"], first)
-    state = new_game(first)
-    records: list[HandRecord] = []
+    state = start(first)
+    log: list[tuple[Record, int | None]] = []
     running: list[dict[PlayerId, int]] = []
     hands: list[ImportedHand] = []
     given_hands = game["hands"]
@@ -356,7 +360,7 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
         after_correction = hand["corrected_at"] is not None
         hfield = f"{field}.hands[{i}]"
         try:
-            judged = judge_input(hand["input"], rules)
+            judged = judge_any(hand["input"], rules)
         except RefereeError as err:
             raise err.at(f"{hfield}.input") from None
         if hand["mode"] != judged.mode:
@@ -371,14 +375,10 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
                 offending=hand["knocker"],
             )
         _verify_ruling(hand["ruling"], judged.ruling, f"{hfield}.ruling")
-        record = HandRecord(
-            seating,
-            judged.knocker,
-            judged.score,
-            judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None,
-        )
-        state = advance(rules, state, record)
-        records.append(record)
+        deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
+        record = _record(seating, judged.knocker, judged.score, deadwood)
+        state = advance_any(rules, state, record)
+        log.append((record, deadwood))
         running.append(state.scores)
         # The input in its canonical form, the ruling the referee's (the given one's equal):
         # built by the referee, they name each card with one string, however many hands hold it.
@@ -396,7 +396,7 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
             )
         )
     verify_result(rules, state, game["status"], game["winner"], game["scores"])
-    state = GameState(state.scores, state.roles, state.winner, state.hands_played, state.out_of_turn, tuple(running))
+    state = replace(state, running=tuple(running))
     revisions, disputes = None, []
     if "revisions" in game:
         revisions, versions = judge_revisions(
@@ -404,6 +404,11 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
         )
         disputes = judge_disputes(game["disputes"], given["disputes"], versions, rules, field)
     cut = game["cut"]
+    if isinstance(state, TwoPlayerState):
+        two = [(cast(TwoPlayerHand, record), deadwood) for record, deadwood in log]
+        figures = two_player_game_figures(two, players, state.winner)
+    else:
+        figures = game_figures([cast(HandRecord, record) for record, _ in log], players, state.winner)
     return ImportedGame(
         game["played_at"],
         players,
@@ -412,10 +417,29 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
         first,
         hands,
         state,
-        {int(p): f for p, f in game_figures(records, players, state.winner).items()},
+        {int(p): f for p, f in figures.items()},
         revisions,
         disputes,
     )
+
+
+def judge_any(data: dict[str, Any], rules: Rules | PresetRules) -> Judged | PresetJudged:
+    """A loaded hand judged under its game's rules: the three-handed game's
+    (:func:`judge_input`) or a two-player preset's (:func:`judge_preset_input`)."""
+    if isinstance(rules, PresetRules):
+        return judge_preset_input(data, rules)
+    return judge_input(data, rules)
+
+
+def _record(seating: Seats, knocker: Role | Seat | None, score: Score | HandScore, deadwood: int | None) -> Record:
+    """A judged hand as its game's fold replays it."""
+    if isinstance(seating, Seating):
+        assert knocker is None or isinstance(knocker, Seat)
+        assert isinstance(score, HandScore)
+        return TwoPlayerHand(seating, knocker, score)
+    assert knocker is None or isinstance(knocker, Role)
+    assert isinstance(score, Score)
+    return HandRecord(seating, knocker, score, deadwood)
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,7 +453,7 @@ class _Known:
     ruling: dict[str, Any]
 
 
-def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules, field: str) -> _Known:
+def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules | PresetRules, field: str) -> _Known:
     """The referee's ruling of an input, loaded (``HandInSchema``) and judged;
     one given exactly as an input loaded and judged already (in ``known``,
     which this adds to) is neither loaded nor judged twice: the same input
@@ -442,7 +466,7 @@ def _judged_again(raw: dict[str, Any], known: list[_Known], rules: Rules, field:
     except ValidationError as err:
         raise refused(err.messages, f"{field}.input") from None
     try:
-        judged = judge_input(loaded, rules)
+        judged = judge_any(loaded, rules)
     except RefereeError as err:
         raise err.at(f"{field}.input") from None
     knocker = None if judged.knocker is None else judged.knocker.value
@@ -473,9 +497,23 @@ def _player_scores(given: dict[str, int], players: list[int], field: str) -> dic
     return {int(k): n for k, n in given.items()}
 
 
-def _version_record(seating: Roles, judged: _Known) -> HandRecord:
+def _version_record(seating: Seats, judged: _Known) -> Record:
     ruling = judged.ruling
     scorer = ruling["scorer"]
+    if isinstance(seating, Seating):  # R28: a two-player hand, its boxes and big gin as ruled
+        score = (
+            DRAW_SCORE
+            if scorer is None
+            else HandScore(
+                Outcome(ruling["outcome"]),
+                Side(scorer),
+                ruling["points"],
+                ruling["boxes"],
+                ruling["big_gin"],
+                ruling["base_points"],
+            )
+        )
+        return TwoPlayerHand(seating, None if judged.knocker is None else Seat(judged.knocker), score)
     return HandRecord(
         seating,
         None if judged.knocker is None else Role(judged.knocker),
@@ -488,9 +526,9 @@ def judge_revisions(
     given: list[dict[str, Any]],
     raw: list[dict[str, Any]],
     hands: list[ImportedHand],
-    rules: Rules,
+    rules: Rules | PresetRules,
     players: list[int],
-    first: Roles,
+    first: Seats,
     field: str,
 ) -> tuple[list[ImportedRevision], list[Version]]:
     """A game's revisions (R26: the record stands), each version's ruling
@@ -565,7 +603,7 @@ def judge_disputes(
     given: list[dict[str, Any]],
     raw: list[dict[str, Any]],
     versions: list[Version],
-    rules: Rules,
+    rules: Rules | PresetRules,
     field: str,
 ) -> list[ImportedDispute]:
     """A game's disputes: each of a hand number the game has, its ruling the

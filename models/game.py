@@ -679,9 +679,14 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
 
 def result_columns(
-    knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+    knocker: Role | Seat | None,
+    score: Score | HandScore,
+    hand_input: dict[str, Any],
+    ruling: dict[str, Any],
+    mode: str,
 ) -> dict[str, Any]:
-    """A hand's columns for what it was and how it was ruled."""
+    """A hand's columns for what it was and how it was ruled (a two-player
+    hand's knocker is a seat, R28)."""
     return {
         "mode": mode,
         "knocker": None if knocker is None else knocker.value,

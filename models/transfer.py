@@ -27,16 +27,22 @@ from sqlalchemy.orm import selectinload
 from models.books import refresh_totals
 from models.database import db, insert_rows
 from models.disputes import Dispute
-from models.figures import FIGURE_FIELDS, GamePlayer
-from models.game import Game, Hand, Player, result_columns, state_columns
+from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer
+from models.game import Game, Hand, Player, result_columns, state_columns, two_player_columns
 from models.league import PUBLIC, League, LeagueMember
 from models.revisions import HandRevision, first_revisions
 from referee import GameState, Role, Roles, Rules, Score
+from referee.preset_hand import HandScore
+from referee.presets import PresetRules
 from referee.stats import Figures
+from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState, replay_two_player
 
 FORMAT = "ginref.league"
 #: 2 adds each game's ``revisions`` and ``disputes``; an import reads 1 too (each hand recorded once)
 FORMAT_VERSION = 2
+#: 3 adds the games of the two-player presets (R27, R28): a league that holds one is
+#: exported as 3, any other as 2, which every reader of 2 still reads
+TWO_PLAYER_FORMAT_VERSION = 3
 
 
 #: a dispute's members in an export document, as its columns hold them (its times are written apart)
@@ -99,7 +105,7 @@ def _record(league_id: int) -> tuple[dict[int, list[dict[str, Any]]], dict[int, 
                 "revision": r.revision,
                 "action": r.action,
                 "mode": r.mode,
-                "seating": r.seating.as_dict(),
+                "seating": r.seats.as_dict(),
                 "knocker": r.knocker,
                 "input": r.input,
                 "ruling": r.ruling,
@@ -122,14 +128,16 @@ def export_league(league: League) -> dict[str, Any]:
     ).all()
     games = []
     revisions, disputes = _record(league.id)
+    two_player = False
     for game in league_games(league.id):
+        two_player = two_player or game.two_player
         games.append(
             {
                 "id": game.id,
                 "played_at": _iso(game.played_at),
                 "players": game.players,
                 "cut": game.cut,
-                "first_roles": game.first_roles.as_dict(),
+                "first_roles": game.first_seats.as_dict(),
                 "rules": game.rules,
                 "status": game.status,
                 "scores": game.scores,
@@ -138,7 +146,7 @@ def export_league(league: League) -> dict[str, Any]:
                     {
                         "number": h.number,
                         "mode": h.mode,
-                        "seating": h.seating.as_dict(),
+                        "seating": h.seats.as_dict(),
                         "knocker": h.knocker,
                         "input": h.input,
                         "ruling": h.ruling,
@@ -153,7 +161,7 @@ def export_league(league: League) -> dict[str, Any]:
         )
     return {
         "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format_version": TWO_PLAYER_FORMAT_VERSION if two_player else FORMAT_VERSION,
         "league": {"id": league.id, "name": league.name, "visibility": league.visibility},
         "players": [{"id": pid, "name": name} for pid, name in members],
         "games": games,
@@ -199,8 +207,11 @@ def csv_text(text: str) -> str:
 
 
 def export_csv(league: League) -> str:
-    """One row per hand: roles, outcome, points and running scores. Names
-    are :func:`csv_text`: the export's reader opens it in a spreadsheet."""
+    """One row per hand: roles, outcome, points and running scores. A
+    two-player hand's dealer and non-dealer stand in the box's and the
+    captain's columns, its sitter's are empty and its knocker says ``dealer``
+    or ``non_dealer`` (R28). Names are :func:`csv_text`: the export's reader
+    opens it in a spreadsheet."""
     names = {
         player_id: csv_text(name)
         for player_id, name in db.session.execute(
@@ -214,7 +225,7 @@ def export_csv(league: League) -> str:
     writer.writerow(CSV_COLUMNS)
     for game in league_games(league.id):
         for h in game.hands:
-            scored_by = h.record().scorer
+            scored_by = h.two_player_record().winner_player if h.sitter is None else h.record().scorer
             scorer = None if scored_by is None else int(scored_by)
             scores = h.scores_after
             writer.writerow(
@@ -228,7 +239,7 @@ def export_csv(league: League) -> str:
                     h.captain,
                     names.get(h.captain),
                     h.sitter,
-                    names.get(cast(int, h.sitter)),  # a league holds three-handed games only
+                    names.get(cast(int, h.sitter), ""),  # a two-player hand has no sitter (R28)
                     h.knocker or "",
                     h.outcome,
                     scorer if scorer is not None else "",
@@ -247,12 +258,13 @@ def export_csv(league: League) -> str:
 class ImportedHand:
     """A hand of an import as the referee judged it again from its input (in
     the document's player ids): the ruling is the referee's, the input its
-    canonical form."""
+    canonical form. A two-player game's (R28) is seated by its dealer and
+    non-dealer, its knocker a seat and its score a preset's."""
 
     number: int
-    seating: Roles
-    knocker: Role | None
-    score: Score
+    seating: Roles | Seating
+    knocker: Role | Seat | None
+    score: Score | HandScore
     mode: str
     input: dict[str, Any]
     ruling: dict[str, Any]
@@ -269,7 +281,7 @@ class ImportedRevision:
     revision: int
     action: str
     mode: str
-    seating: Roles
+    seating: Roles | Seating
     knocker: str | None
     input: dict[str, Any]
     ruling: dict[str, Any]
@@ -310,11 +322,11 @@ class ImportedGame:
 
     played_at: datetime
     players: list[int]
-    rules: Rules
+    rules: Rules | PresetRules
     cut: dict[int, str] | None
-    first_roles: Roles
+    first_roles: Roles | Seating
     hands: list[ImportedHand]
-    state: GameState
+    state: GameState | TwoPlayerState
     figures: dict[int, Figures]
     revisions: list[ImportedRevision] | None = None
     disputes: list[ImportedDispute] = field(default_factory=list)
@@ -411,6 +423,7 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
                         "player_id": ids[player],
                         "league_id": league.id,
                         "played_at": game.played_at,
+                        "preset": game.rules.preset.value if isinstance(game.rules, PresetRules) else THREE_HANDED,
                         **{n: getattr(f, n) for n in FIGURE_FIELDS},
                     }
                 )
@@ -433,22 +446,44 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
     return league, players
 
 
-def _mapped(roles: Roles, ids: dict[int, int]) -> dict[str, int]:
+def _mapped(roles: Roles | Seating, ids: dict[int, int]) -> dict[str, int | None]:
+    """A hand's seats as the hand table's columns, in the new ids (a two-player
+    hand's dealer as its box, its non-dealer as its captain, R28)."""
+    if isinstance(roles, Seating):
+        return {"box": ids[int(roles.dealer)], "captain": ids[int(roles.non_dealer)], "sitter": None}
     return {"box": ids[int(roles.box)], "captain": ids[int(roles.captain)], "sitter": ids[int(roles.sitter)]}
+
+
+def _two_player_columns(game: ImportedGame, ids: dict[int, int]) -> dict[str, Any]:
+    """A two-player game's derived columns (R28-R31), its fold replayed in the new ids."""
+    assert isinstance(game.rules, PresetRules) and isinstance(game.first_roles, Seating)
+
+    def moved(seating: Seating) -> Seating:
+        return Seating(ids[int(seating.dealer)], ids[int(seating.non_dealer)])
+
+    hands = [
+        TwoPlayerHand(moved(cast(Seating, h.seating)), cast(Seat | None, h.knocker), cast(HandScore, h.score))
+        for h in game.hands
+    ]
+    return two_player_columns(game.rules, replay_two_player(game.rules, moved(game.first_roles), hands))
 
 
 def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: datetime) -> dict[str, Any]:
     state = game.state
     first = _mapped(game.first_roles, ids)
-    columns = state_columns(
-        GameState(
-            {ids[int(p)]: n for p, n in state.scores.items()},
-            None if state.roles is None else Roles(**_mapped(state.roles, ids)),
-            None if state.winner is None else ids[int(state.winner)],
-            state.hands_played,
-            state.out_of_turn,
+    if isinstance(state, TwoPlayerState):
+        columns = _two_player_columns(game, ids)
+    else:
+        columns = state_columns(
+            GameState(
+                {ids[int(p)]: n for p, n in state.scores.items()},
+                None if state.roles is None else Roles(**cast(dict[str, int], _mapped(state.roles, ids))),
+                None if state.winner is None else ids[int(state.winner)],
+                state.hands_played,
+                state.out_of_turn,
+            )
         )
-    )
+        columns.update(boxes=None, sheet=None, result=None)  # a three-handed game's (every row of a batch has them)
     return {
         **columns,
         "players": [ids[p] for p in game.players],

@@ -47,8 +47,24 @@ from referee.errors import (
     SeatingError,
 )
 from referee.game import GameState, HandRecord, advance, new_game
+from referee.presets import PresetRules
 from referee.roles import PlayerId, Roles, verify_seating
 from referee.rules import Rules
+from referee.two_player import (
+    Seating,
+    TwoPlayerHand,
+    TwoPlayerState,
+    advance_two_player,
+    new_two_player_game,
+    verify_first_seating,
+)
+
+#: a hand's seats: the three-handed game's roles (R8), or a two-player game's dealer and non-dealer (R28)
+Seats = Roles | Seating
+#: a hand as its game's fold replays it
+Record = HandRecord | TwoPlayerHand
+#: a game's state after some hands
+State = GameState | TwoPlayerState
 
 __all__ = [
     "NEXT_ACTIONS",
@@ -116,8 +132,9 @@ def same_json(a: Any, b: Any) -> bool:
 # --- the game: its players, its first hand's seating, its hands in order -----------------------------------
 
 
-def verify_players(players: Sequence[PlayerId], known: Collection[PlayerId]) -> None:
-    """A game's players are the document's (``known``), three different ones (R8).
+def verify_players(players: Sequence[PlayerId], known: Collection[PlayerId], *, two_player: bool = False) -> None:
+    """A game's players are the document's (``known``), three different ones
+    (R8), or two under a two-player preset (R28).
 
     >>> verify_players([1, 2, 2], {1, 2, 3})
     Traceback (most recent call last):
@@ -129,7 +146,15 @@ def verify_players(players: Sequence[PlayerId], known: Collection[PlayerId]) -> 
             raise HistoryError(
                 f"player {p} is not one of the document's players", field="players", rule="record", value=p
             )
-    if len(set(players)) != 3:
+    if two_player:
+        if len(players) != 2 or len(set(players)) != 2:
+            raise SeatingError(
+                f"a two-player game has two different players (R28), not {list(players)}",
+                field="players",
+                rule="R28",
+                value=list(players),
+            )
+    elif len(set(players)) != 3:
         raise SeatingError(
             f"a game has three different players (R8), not {list(players)}",
             field="players",
@@ -138,12 +163,24 @@ def verify_players(players: Sequence[PlayerId], known: Collection[PlayerId]) -> 
         )
 
 
-def seat(players: Sequence[PlayerId], given: Mapping[str, PlayerId], field: str) -> Roles:
-    """The roles ``given`` at ``field``: the game's three players (R8).
+def seat(players: Sequence[PlayerId], given: Mapping[str, PlayerId], field: str) -> Seats:
+    """The roles ``given`` at ``field``: the game's three players (R8), or
+    its two as dealer and non-dealer (R28).
 
     >>> seat([1, 2, 3], {"box": 3, "captain": 1, "sitter": 2}, "first_roles")
     Roles(box=3, captain=1, sitter=2)
+    >>> seat([1, 2], {"dealer": 2, "non_dealer": 1}, "first_roles")
+    Seating(dealer=2, non_dealer=1)
     """
+    if len(players) == 2:
+        if set(given) != {"dealer", "non_dealer"} or sorted(given.values(), key=str) != sorted(players, key=str):
+            raise SeatingError(
+                f"dealer and non_dealer are the game's two players {list(players)} (R28)",
+                field=field,
+                rule="R28",
+                value=dict(given),
+            )
+        return Seating(given["dealer"], given["non_dealer"])
     try:
         return verify_seating(players, roles=given)
     except RefereeError as err:
@@ -152,42 +189,48 @@ def seat(players: Sequence[PlayerId], given: Mapping[str, PlayerId], field: str)
         ) from None
 
 
-def verify_cut(players: Sequence[PlayerId], cut: Mapping[str, Card] | None, first: Roles) -> None:
+def verify_cut(players: Sequence[PlayerId], cut: Mapping[str, Card] | None, first: Seats) -> None:
     """R9: one card from each of the game's players (a
     :class:`~referee.errors.CutError` at ``cut`` otherwise), and the roles it
-    gives are the first hand's. No cut (None): the roles were given directly."""
+    gives are the first hand's (R28: the dealer of a two-player game's). No
+    cut (None): the roles were given directly."""
     if cut is None:
         return
+    roles: Seats
     try:
-        roles = verify_seating(players, cut=cut)
+        roles = (
+            verify_first_seating(players, cut=cut) if isinstance(first, Seating) else verify_seating(players, cut=cut)
+        )
     except RefereeError as err:
         raise err.at("cut") from None
     if roles != first:
+        rule = "R28" if isinstance(first, Seating) else "R9"
         raise SeatingError(
-            f"the cut seats {roles.as_dict()} (R9), not first_roles {first.as_dict()}",
+            f"the cut seats {roles.as_dict()} ({rule}), not first_roles {first.as_dict()}",
             field="cut",
-            rule="R9",
+            rule=rule,
             value={k: str(v) for k, v in cut.items()},
             seating=roles.as_dict(),
         )
 
 
 def verify_next_hand(
-    rules: Rules,
+    rules: Rules | PresetRules,
     players: Sequence[PlayerId],
-    state: GameState,
+    state: State,
     number: int,
     given: Mapping[str, PlayerId],
     *,
     total: int,
     after_correction: bool,
-) -> Roles:
+) -> Seats:
     """The seating of the hand after ``state`` (hand ``state.hands_played + 1``
     of ``total``), numbered ``number`` and seated ``given``: its number is its
     place; no hand comes after the win (R20); it is seated by the game's
     players (R8), as R11 gives after the hand before (R9 for the first),
     unless that hand was corrected after it was played (``after_correction``,
-    R26: the record stands). Returns the seating.
+    R26: the record stands). A two-player game's hand is seated by its
+    dealer and non-dealer, as R28 gives. Returns the seating.
 
     >>> first = Roles(box=1, captain=2, sitter=3)
     >>> verify_next_hand(Rules(), [1, 2, 3], new_game(first), 1, first.as_dict(), total=1, after_correction=False)
@@ -205,7 +248,7 @@ def verify_next_hand(
         stranded = list(range(i + 1, total + 1))
         raise HandAfterWinError(
             f"player {state.winner} reaches {rules.target_score} at hand {i}: "
-            f"hands {', '.join(map(str, stranded))} would come after the win (R20)",
+            f"hands {', '.join(map(str, stranded))} would come after the win ({_win_rule(state)})",
             field="hands",
             hands=stranded,
             winner=state.winner,
@@ -213,21 +256,24 @@ def verify_next_hand(
         )
     field = f"hands[{i}].seating"
     seating = seat(players, given, field)
-    expected = state.roles
+    expected = _next_seats(state)
     if seating == expected:
         return seating
     assert expected is not None
+    two = isinstance(expected, Seating)
     if i == 0:
         raise SeatingError(
-            f"the first hand is played in first_roles {expected.as_dict()} (R9), not {seating.as_dict()}",
+            f"the first hand is played in first_roles {expected.as_dict()} ({'R28' if two else 'R9'}), "
+            f"not {seating.as_dict()}",
             field=field,
-            rule="R9",
+            rule="R28" if two else "R9",
             value=seating.as_dict(),
             seating=expected.as_dict(),
         )
     if not after_correction:
         raise SeatingError(
-            f"after hand {i} the seating is {expected.as_dict()} (R11), not {seating.as_dict()}; "
+            f"after hand {i} the seating is {expected.as_dict()} ({'R28' if two else 'R11'}), "
+            f"not {seating.as_dict()}; "
             f"a hand sits otherwise only when the hand before it was corrected (R26)",
             field=field,
             value=seating.as_dict(),
@@ -236,19 +282,48 @@ def verify_next_hand(
     return seating
 
 
+def _next_seats(state: State) -> Seats | None:
+    """Who sits where for the hand after ``state`` (None once won)."""
+    return state.seating if isinstance(state, TwoPlayerState) else state.roles
+
+
+def _win_rule(state: State) -> str:
+    """The rule that ends a game at the target: R20, or R30 under a two-player preset."""
+    return "R30" if isinstance(state, TwoPlayerState) else "R20"
+
+
+def start(first: Seats) -> State:
+    """A game's state before its first hand: three-handed (R8) or two-player (R28)."""
+    return new_two_player_game(first) if isinstance(first, Seating) else new_game(first)
+
+
+def advance_any(rules: Rules | PresetRules, state: State, record: Record) -> State:
+    """``state`` after one more hand, by the fold of the game's kind: the
+    three-handed game's (:func:`~referee.game.advance`) or a two-player
+    preset's (:func:`~referee.two_player.advance_two_player`)."""
+    if isinstance(state, TwoPlayerState):
+        assert isinstance(rules, PresetRules) and isinstance(record, TwoPlayerHand)
+        return advance_two_player(rules, state, record)
+    assert isinstance(rules, Rules) and isinstance(record, HandRecord)
+    return advance(rules, state, record)
+
+
 def verify_result(
-    rules: Rules, state: GameState, status: str, winner: PlayerId | None, scores: Mapping[str, int]
+    rules: Rules | PresetRules, state: State, status: str, winner: PlayerId | None, scores: Mapping[str, int]
 ) -> None:
     """A game's status, winner and scores (keyed by player as written) are
     those its hands give (``state``, after the last): R20, R26."""
     derived = "finished" if state.finished else "in_progress"
     if status != derived:
         raise ResultError(
-            f"the hands leave the game {derived}, not {status} (R20)", field="status", value=status, expected=derived
+            f"the hands leave the game {derived}, not {status} ({_win_rule(state)})",
+            field="status",
+            value=status,
+            expected=derived,
         )
     if winner != state.winner:
         raise ResultError(
-            f"the hands make {state.winner} the winner, not {winner} (R20)",
+            f"the hands make {state.winner} the winner, not {winner} ({_win_rule(state)})",
             field="winner",
             value=winner,
             expected=state.winner,
@@ -272,7 +347,7 @@ class Listing:
     number: int = 0
     revision: int = 0
     action: str | None = None
-    seating: Roles | None = None
+    seating: Seats | None = None
     index: int = 0  # how many revisions are listed
 
 
@@ -350,8 +425,8 @@ class Version:
     number: int
     revision: int
     action: str
-    seating: Roles
-    record: HandRecord
+    seating: Seats
+    record: Record
     scores: Mapping[Any, int]  # keyed by player (Mapping's keys are invariant: a game's ids are of one type)
     game_scores: Mapping[Any, int]
     made_at: datetime
@@ -364,7 +439,7 @@ class Version:
 class Standing:
     """A hand that stands (in the game's hands), as its last version must have it."""
 
-    seating: Roles
+    seating: Seats
     input: Any
     ruling: Any
 
@@ -429,7 +504,7 @@ _WHEN = {
 }
 
 
-def verify_history(versions: Sequence[Version], rules: Rules, first: Roles) -> None:
+def verify_history(versions: Sequence[Version], rules: Rules | PresetRules, first: Seats) -> None:
     """The versions, in the order they were made (``made_at``; one made at
     the same moment as another keeps its place in the list), are the game's
     history (R26): each hand is recorded when the hands before it stand,
@@ -438,8 +513,8 @@ def verify_history(versions: Sequence[Version], rules: Rules, first: Roles) -> N
     scores) and ``game_scores`` (the game's) are those that history gives
     just after it. A hand the rules refuse there (:func:`~referee.game.advance`)
     raises its own error, at the version."""
-    states = [new_game(first)]  # the state after each hand that stands, then: states[n] after hand n
-    standing: list[HandRecord] = []
+    states = [start(first)]  # the state after each hand that stands, then: states[n] after hand n
+    standing: list[Record] = []
     for j in sorted(range(len(versions)), key=lambda j: versions[j].made_at):
         r, rfield = versions[j], f"revisions[{j}]"
         n = r.number
@@ -471,7 +546,7 @@ def verify_history(versions: Sequence[Version], rules: Rules, first: Roles) -> N
                 )
 
 
-def _revise(rules: Rules, states: list[GameState], standing: list[HandRecord], r: Version) -> dict[PlayerId, int]:
+def _revise(rules: Rules | PresetRules, states: list[State], standing: list[Record], r: Version) -> dict[PlayerId, int]:
     """Apply one version to the hands that stand and the states after them;
     the running scores of its hand just after it."""
     n = r.number
@@ -486,16 +561,16 @@ def _revise(rules: Rules, states: list[GameState], standing: list[HandRecord], r
         standing[n - 1] = r.record
         del states[n:]
     while len(states) <= len(standing):
-        states.append(advance(rules, states[-1], standing[len(states) - 1]))
+        states.append(advance_any(rules, states[-1], standing[len(states) - 1]))
     return states[n].scores
 
 
 def verify_revisions(
     versions: Sequence[Version],
     standing: Sequence[Standing],
-    rules: Rules,
+    rules: Rules | PresetRules,
     players: Sequence[PlayerId],
-    first: Roles,
+    first: Seats,
     same: Same = same_json,
 ) -> None:
     """A game's whole record (R26): listed in order (:func:`list_version`),

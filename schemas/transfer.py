@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from referee.presets import PresetRules
 from schemas.disputes import MAX_CLAIM
 from schemas.fields import (
     DISPUTE_STATUSES,
@@ -33,7 +34,7 @@ from schemas.fields import (
 )
 from schemas.hands import MAX_REASON, HandInSchema
 from schemas.numbers import NumberOutOfRangeError, check_utf8, loads, utf8_text
-from schemas.rules import RulesSchema
+from schemas.rules import PresetRulesInSchema, RulesSchema
 
 _SHORT = 12  # a card, role or outcome is shorter; a name or date-time may not be
 _ROLE = validate.OneOf(["box", "captain"])
@@ -95,7 +96,7 @@ class _Rules(RulesSchema):
 class _Hand(Schema):
     number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
     mode = fields.String(required=True, validate=validate.OneOf(["cards", "counts", "draw"]))
-    seating = _RolesField(required=True)
+    seating: fields.Field = _RolesField(required=True)
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
     input = fields.Nested(HandInSchema, required=True)
     # Compared member by member with the referee's ruling of the input.
@@ -159,7 +160,7 @@ class _Revision(Schema):
     revision = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
     action = fields.String(required=True, validate=validate.OneOf(REVISION_ACTIONS))
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
-    seating = _RolesField(required=True)
+    seating: fields.Field = _RolesField(required=True)
     knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
     # Loaded with HandInSchema by api.judging, unless given exactly as an input loaded already.
     input = fields.Dict(required=True)
@@ -213,7 +214,7 @@ class GameImportSchemaV1(Schema):
     played_at = UTCDateTime(required=True)
     players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
     cut = fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True, allow_none=True)
-    first_roles = _RolesField(required=True)
+    first_roles: fields.Field = _RolesField(required=True)
     rules = fields.Nested(_Rules, required=True)
     status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
     scores = _scores(required=True)
@@ -228,8 +229,59 @@ class GameImportSchema(GameImportSchemaV1):
     disputes = fields.List(fields.Nested(_Dispute), required=True)
 
 
-#: the schema of a game, by the document's ``format_version``
-GAME_SCHEMAS: dict[int, type[GameImportSchemaV1]] = {1: GameImportSchemaV1, 2: GameImportSchema}
+#: the schema of a game, by the document's ``format_version`` (3 adds the games
+#: of the two-player presets, :class:`TwoPlayerGameImportSchema`; its other games are 2's)
+GAME_SCHEMAS: dict[int, type[GameImportSchemaV1]] = {1: GameImportSchemaV1, 2: GameImportSchema, 3: GameImportSchema}
+
+_TWO_SEATS = ["dealer", "non_dealer"]  # R28
+_TWO_SEAT = validate.OneOf(_TWO_SEATS)
+
+
+class _Seating(Schema):
+    """A two-player hand's dealer and non-dealer (R28)."""
+
+    dealer = id_field(required=True)
+    non_dealer = id_field(required=True)
+
+
+class _TwoPlayerHand(_Hand):
+    seating = fields.Nested(_Seating, required=True)
+    knocker = fields.String(required=True, allow_none=True, validate=_TWO_SEAT)
+
+
+class _TwoPlayerRevision(_Revision):
+    seating = fields.Nested(_Seating, required=True)
+    knocker = fields.String(required=True, allow_none=True, validate=_TWO_SEAT)
+
+
+class _TwoPlayerDispute(_Dispute):
+    by = fields.String(required=True, validate=_TWO_SEAT)
+    knocker = fields.String(required=True, allow_none=True, validate=_TWO_SEAT)
+
+
+class TwoPlayerGameImportSchema(GameImportSchema):
+    """One game of a two-player preset (R27, R28) in a document of format 3:
+    two players, its dealer and non-dealer where a three-handed game has
+    roles, and its rules the preset with every option."""
+
+    players = fields.List(id_field(), required=True, validate=validate.Length(equal=2))
+    first_roles = fields.Nested(_Seating, required=True)
+    rules = fields.Nested(PresetRulesInSchema, required=True)
+    hands = fields.List(fields.Nested(_TwoPlayerHand), required=True)
+    revisions = fields.List(fields.Nested(_TwoPlayerRevision), required=True)
+    disputes = fields.List(fields.Nested(_TwoPlayerDispute), required=True)
+
+    @validates_schema(skip_on_field_errors=True)
+    def _two_player_preset(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not isinstance(data["rules"], PresetRules):
+            raise ValidationError("a two-player game's rules name its preset (R27)", "rules")
+
+
+def is_two_player_game(game: Any) -> bool:
+    """Whether a document's game (as given) is one of a two-player preset:
+    its rules name a preset other than the three-handed game (R27)."""
+    rules = game.get("rules") if type(game) is dict else None
+    return type(rules) is dict and rules.get("preset", "three_handed") != "three_handed"
 
 
 class _Player(Schema):
@@ -248,7 +300,7 @@ class LeagueImportSchema(Schema):
     with :class:`GameImportSchema` when it is judged."""
 
     format = fields.String(required=True, validate=validate.Equal("ginref.league"))
-    format_version = fields.Integer(strict=True, required=True, validate=validate.OneOf([1, 2]))
+    format_version = fields.Integer(strict=True, required=True, validate=validate.OneOf([1, 2, 3]))
     league = fields.Nested(_League, required=True)
     players = fields.List(fields.Nested(_Player), required=True)
     games = fields.List(fields.Raw(), required=True)

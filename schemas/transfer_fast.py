@@ -161,6 +161,8 @@ def _revision(value: Any) -> dict[str, Any]:
 def load_game(value: Any, version: int) -> dict[str, Any] | None:
     """The game as ``GAME_SCHEMAS[version]`` loads it, or None if it is not
     of the common shape (the schema then loads it, or says what is wrong)."""
+    if version == 3:  # a three-handed game of format 3 is one of format 2
+        version = 2
     schema: GameImportSchemaV1 = _GAME_V2 if version == 2 else _GAME_V1
     if type(value) is not dict or value.keys() != _GAME_KEYS[version]:
         return None

@@ -795,7 +795,9 @@ def _cut(cut: dict[str, str], *cards: str) -> dict[str, str]:
 
 def league_cases() -> Iterator[Case]:
     yield Case("format: another", put("format", "ginref.tournament"), Refused("format"))
-    yield Case("format_version: another", put("format_version", 3), Refused("format_version"))
+    yield Case("format_version: another", put("format_version", 4), Refused("format_version"))
+    # 3 adds the two-player presets' games (R27): its three-handed games are 2's
+    yield Case("format_version: 3", put("format_version", 3), HARMLESS)
     yield Case("format_version: a string", put("format_version", "1"), Refused("format_version"))
     yield Case("league.id: another", put("league.id", 999999), HARMLESS)
     yield Case("league.id: a string", put("league.id", "1"), Refused("league.id"))

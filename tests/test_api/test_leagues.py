@@ -1542,7 +1542,7 @@ IMPORT_FAULTS = [
         "games[5].scores",
     ),
     ("an unknown format", lambda d: d.update(format="ginref.tournament"), "format"),
-    ("an unknown format version", lambda d: d.update(format_version=3), "format_version"),
+    ("an unknown format version", lambda d: d.update(format_version=4), "format_version"),
     ("hands numbered out of order", lambda d: d["games"][3]["hands"][1].update(number=3), "games[3].hands[1].number"),
     (
         "a player who is not in the document",
