@@ -129,6 +129,8 @@ function remember(gameId, result) {
 
 const readLeague = async (id) => (await call("GET", `/leagues/${id}`, { key: leagueReadKey(id) })).data;
 
+const presetQuery = (preset) => (preset ? `&preset=${encodeURIComponent(preset)}` : "");
+
 export const api = {
   /** Every player, 100 a page (to a bound: the choice is made from a list). */
   async listPlayers() {
@@ -307,14 +309,15 @@ export const api = {
         idempotencyKey: newIdempotencyKey(),
       })
     ).data,
-  standings: async (id, sort, order) =>
+  /** Standings, of one preset's games only when ``preset`` is given (R27). */
+  standings: async (id, sort, order, preset = "") =>
     (
-      await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}`, {
+      await call("GET", `/leagues/${id}/standings?sort=${encodeURIComponent(sort)}&order=${encodeURIComponent(order)}${presetQuery(preset)}`, {
         key: leagueReadKey(id),
       })
     ).data,
-  headToHead: async (id, a, b) =>
-    (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}`, { key: leagueReadKey(id) })).data,
+  headToHead: async (id, a, b, preset = "") =>
+    (await call("GET", `/leagues/${id}/head-to-head?a=${a}&b=${b}${presetQuery(preset)}`, { key: leagueReadKey(id) })).data,
   /** A player's games in a league (a private league's are in no player's own list). */
   async leagueGames(id, playerId) {
     const result = await call("GET", `/leagues/${id}/games?player=${playerId}&limit=100`, { key: leagueReadKey(id) });

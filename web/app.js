@@ -268,7 +268,7 @@ async function startScreen(root) {
     const rules = readOptions();
     if (two()) body.rules = { preset: state.preset, ...rules }; // R27
     else if (Object.keys(rules).length) body.rules = rules; // no preset: three-handed, as before presets
-    const leagueId = two() ? "" : form.querySelector("#league").value;
+    const leagueId = form.querySelector("#league").value; // a league holds games of every preset (R27)
     let key = null;
     if (leagueId) {
       body.league_id = Number(leagueId);
@@ -310,7 +310,7 @@ async function startScreen(root) {
       ),
       h(
         "details",
-        { hidden: two() }, // a league holds three-handed games for now
+        {},
         h("summary", {}, t("start.league")),
         h("div", { class: "field" }, h("label", { for: "league" }, t("start.league")), leagueSelect),
         h("div", { class: "field" }, h("label", { for: "league-key" }, t("start.league_key")), h("input", { id: "league-key", type: "password", autocomplete: "off" })),

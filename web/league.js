@@ -10,21 +10,25 @@ import { problemView } from "./words.js";
 
 const SORTS = [
   "rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
-  "undercuts_made", "knocks", "average_points_per_hand_won", "average_knocker_deadwood",
+  "undercuts_made", "knocks", "boxes", "average_points_per_hand_won", "average_knocker_deadwood",
   "longest_streak", "current_streak", "name",
 ];
 const COLUMNS = ["games_played", "games_won", "win_rate", "total_points", "hands_won", "gins", "undercuts_made", "knocks"];
+// R27: the presets a league's standings can be narrowed to; the two-player ones count boxes (R29)
+const PRESETS = ["three_handed", "classic", "straight", "oklahoma"];
+const columnsOf = (items) => (items.some((s) => s.boxes) ? [...COLUMNS, "boxes"] : COLUMNS);
 
 const fmt = (v) => (v === null || v === undefined ? "–" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v));
 
 function table(items, leagueId) {
+  const columns = columnsOf(items);
   return h(
     "div",
     { class: "wide", tabindex: 0, role: "region", "aria-label": t("league.standings") }, // scrolled sideways by keyboard too
     h(
       "table",
       { class: "standings" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("league.player")), h("th", { scope: "col" }, t("league.rating")), COLUMNS.map((c) => h("th", { scope: "col" }, t(`league.${c}`))))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("league.player")), h("th", { scope: "col" }, t("league.rating")), columns.map((c) => h("th", { scope: "col" }, t(`league.${c}`))))),
       h(
         "tbody",
         {},
@@ -34,7 +38,7 @@ function table(items, leagueId) {
             { "data-player": s.player_id },
             h("th", { scope: "row" }, h("a", { href: `#league=${leagueId}&player=${s.player_id}`, class: "link" }, s.name)),
             h("td", {}, fmt(s.rating && s.rating.ordinal)),
-            COLUMNS.map((c) => h("td", {}, fmt(s[c]))),
+            columns.map((c) => h("td", {}, fmt(s[c]))),
           ),
         ),
       ),
@@ -66,15 +70,26 @@ export async function leagueScreen(root, params) {
 
     const sort = params.get("sort") || "rating";
     const order = params.get("order") || (sort === "name" ? "asc" : "desc");
-    const standings = await api.standings(leagueId, sort, order);
+    const preset = PRESETS.includes(params.get("preset")) ? params.get("preset") : "";
+    const standings = await api.standings(leagueId, sort, order, preset);
+    const go = (changes) => {
+      const next = { sort, order, preset, ...changes };
+      location.hash = `league=${leagueId}&sort=${next.sort}&order=${next.order}${next.preset ? `&preset=${next.preset}` : ""}`;
+    };
+    const presetSelect = h(
+      "select",
+      { id: "preset-filter", "aria-describedby": "rating-note", onchange: (e) => go({ preset: e.target.value }) },
+      h("option", { value: "" }, t("league.all_presets")),
+      PRESETS.map((p) => h("option", { value: p, selected: p === preset }, t(`preset.${p}`))),
+    );
     const sortSelect = h(
       "select",
-      { id: "sort", onchange: (e) => { location.hash = `league=${leagueId}&sort=${e.target.value}&order=${order}`; } },
+      { id: "sort", onchange: (e) => go({ sort: e.target.value }) },
       SORTS.map((s) => h("option", { value: s, selected: s === sort }, t(`league.${s}`))),
     );
     const orderSelect = h(
       "select",
-      { id: "order", onchange: (e) => { location.hash = `league=${leagueId}&sort=${sort}&order=${e.target.value}`; } },
+      { id: "order", onchange: (e) => go({ order: e.target.value }) },
       ["desc", "asc"].map((o) => h("option", { value: o, selected: o === order }, t(`league.order_${o}`))),
     );
     const urls = api.exportUrls(leagueId);
@@ -83,6 +98,8 @@ export async function leagueScreen(root, params) {
     const h2h = h("div", { class: "h2h", "aria-live": "polite" });
     root.append(
       h("h3", {}, t("league.standings")),
+      h("div", { class: "field" }, h("label", { for: "preset-filter" }, t("start.preset")), presetSelect),
+      h("p", { class: "hint", id: "rating-note" }, t("league.rating_note")),
       h("div", { class: "field" }, h("label", { for: "sort" }, t("league.sort")), sortSelect),
       h("div", { class: "field" }, h("label", { for: "order" }, t("league.order")), orderSelect),
       table(standings.items, leagueId),
@@ -94,7 +111,7 @@ export async function leagueScreen(root, params) {
         class: "secondary",
         onclick: async () => {
           try {
-            const result = await api.headToHead(leagueId, a.value, b.value);
+            const result = await api.headToHead(leagueId, a.value, b.value, preset);
             replace(h2h, h("p", {}, t("league.games_together", { n: result.games })), table(result.items, leagueId));
           } catch (error) {
             replace(h2h, problemView(error));

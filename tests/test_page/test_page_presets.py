@@ -455,3 +455,57 @@ def test_r28_hands_queued_offline_move_the_deal_on_by_next_dealer_and_are_sent_i
     assert game["scores"] == {str(ann): 36, str(bob): 0}
     assert game["boxes"] == {str(ann): 2, str(bob): 0}
     assert game["roles"] == {"dealer": bob, "non_dealer": ann}
+
+
+def test_r27_a_classic_game_in_a_league_on_the_page_and_its_standings_by_preset_in_every_language(
+    phones, api: Api
+) -> None:
+    ann, bob, cy = (api.player(f"{n}-lg") for n in ("Ann", "Bob", "Cy"))
+    league = api.post("/leagues", {"name": "Two-table club", "members": [ann, bob, cy]}).json()
+    phone = phones(viewport=PHONE)
+    page = phone.open()
+    page.wait_for_selector("#start-game")
+    page.click('.preset-choice button[data-preset="classic"]')
+    page.select_option("#player-0", str(ann))
+    page.select_option("#player-1", str(bob))
+    page.click('button[data-how="roles"]')
+    page.select_option("#role-dealer", str(ann))
+    page.select_option("#role-non_dealer", str(bob))
+    page.click("details:has(#league) summary")  # a league holds games of every preset (R27)
+    page.select_option("#league", str(league["id"]))
+    page.fill("#league-key", league["key"])
+    page.click("#start-game")
+    page.wait_for_selector(".scores.two-player tbody tr")
+    game_id = int(re.search(r"game=(\d+)", page.url).group(1))  # type: ignore[union-attr]
+    counts(page, "non_dealer", 0, 30)  # R18: Bob's gin, 30 + 25 = 55, one box (R29)
+    page.click("#save")
+    game = board(page, api, game_id, 1)
+    assert game["league_id"] == league["id"] and game["scores"] == {str(ann): 0, str(bob): 55}
+
+    page.goto(f"{phone.base}/#league={league['id']}")
+    page.wait_for_selector(".standings")
+    expect(page.locator("#rating-note")).to_be_visible()
+    page.select_option("#preset-filter", "classic")
+    page.wait_for_url("**preset=classic**")
+    standings = api.get(f"/leagues/{league['id']}/standings?preset=classic")
+    expect(page.locator(".standings tbody tr")).to_have_count(3)
+    shown = page.locator(".standings tbody tr").evaluate_all("rows => rows.map(r => Number(r.dataset.player))")
+    assert shown == [s["player_id"] for s in standings["items"]]
+    bobs = page.locator(f'.standings tr[data-player="{bob}"] td')
+    expect(bobs.last).to_have_text("1")  # R29: his box, in the boxes column
+    expect(page.locator(".standings thead th").last).to_have_text("Boxes")
+    page.select_option("#sort", "boxes")
+    page.wait_for_url("**sort=boxes**preset=classic**")
+    expect(page.locator(".standings tbody tr").first).to_have_attribute("data-player", str(bob))
+    page.select_option("#preset-filter", "three_handed")  # no three-handed game: no boxes, nothing won
+    page.wait_for_url("**preset=three_handed**")
+    expect(page.locator(".standings thead th").last).not_to_have_text("Boxes")
+    assert serious(page) == []
+    for lang, locale in LOCALES.items():
+        fragment = f"league={league['id']}&sort=boxes&order=desc&preset=classic"
+        other = phones(viewport=PHONE, locale=locale).open(fragment)
+        other.wait_for_selector(".standings")
+        expect(other.locator("#preset-filter")).to_have_value("classic")
+        assert MISSING.findall(other.locator("body").inner_text()) == [], lang
+        assert serious(other) == [], lang
+        shot(other, f"league-preset-{lang}")
