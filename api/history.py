@@ -47,6 +47,8 @@ def game_history(
     for pid in (player_id, args.get("player")):
         if pid is not None:
             query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == pid)))
+    if args.get("preset") is not None:  # R27: every game's figure rows name its preset
+        query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.preset == args["preset"])))
     if args.get("since") is not None:
         query = query.where(Game.played_at >= args["since"])
     if args.get("until") is not None:

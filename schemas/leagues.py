@@ -209,5 +209,8 @@ class HeadToHeadSchema(Schema):
 class HistoryArgsSchema(RangeArgsSchema):
     player = _query_id()
     league = _query_id()
+    preset = fields.String(
+        validate=validate.OneOf(SERVED_PRESETS), metadata={"description": "R27: only the games of this preset"}
+    )
     cursor = fields.String(validate=validate.Length(max=200))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

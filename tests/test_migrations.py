@@ -234,3 +234,69 @@ def test_upgrade_to_0007_leaves_everything_public_and_every_key_a_write_key(empt
         assert [tuple(r) for r in leagues] == [(1, "public")]
         assert [tuple(r) for r in games] == [(1, "public"), (2, None)]  # a game in a league follows it
         assert [tuple(r) for r in keys] == [(1, "write", None)]
+
+
+def test_upgrade_to_0015_names_each_games_preset_and_rates_each_league_again(empty_app: Flask) -> None:
+    with empty_app.app_context():
+        upgrade(revision="0014")
+        now = "2026-12-05 20:00:00"
+        with db.engine.begin() as conn:
+            for pid in (1, 2, 3):
+                conn.execute(
+                    text("INSERT INTO player (id, name, created_at) VALUES (:i, 'P', :t)"), {"i": pid, "t": now}
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO league (id, name, created_at, history_version, ratings_stale, streaks_stale,"
+                    " visibility) VALUES (1, 'L', :t, 3, false, false, 'public')"
+                ),
+                {"t": now},
+            )
+            game = (
+                "INSERT INTO game (id, players, rules, first_box, first_captain, first_sitter, scores, hands_played,"
+                " out_of_turn, version, hands_version, created_at, played_at, league_id, visibility)"
+                " VALUES (:i, :players, :rules, 1, 2, :sitter, '{}', 0, '[]', 1, 1, :t, :t, :league, :v)"
+            )
+            conn.execute(
+                text(game),
+                {"i": 1, "players": "[1, 2, 3]", "rules": "{}", "sitter": 3, "t": now, "league": 1, "v": None},
+            )
+            conn.execute(
+                text(game),
+                {
+                    "i": 2,
+                    "players": "[1, 2]",
+                    "rules": json.dumps({"preset": "oklahoma", "target_score": 150}),
+                    "sitter": None,
+                    "t": now,
+                    "league": None,
+                    "v": "public",
+                },
+            )
+            figures = (
+                "INSERT INTO game_player (game_id, player_id, league_id, played_at, games_played, games_finished,"
+                " games_won, points, hands, hands_box, hands_captain, hands_sitter, hands_won_box,"
+                " hands_won_captain, gins, undercuts_made, undercuts_suffered, knocks, knocker_deadwood_total,"
+                " knocker_deadwood_hands) VALUES (:g, :p, :league, :t, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
+            )
+            for g, players, league in ((1, (1, 2, 3), 1), (2, (1, 2), None)):
+                for p in players:
+                    conn.execute(text(figures), {"g": g, "p": p, "league": league, "t": now})
+            conn.execute(
+                text("INSERT INTO league_rating (league_id, player_id, mu, sigma, hands_rated) VALUES (1, 1, 30, 5, 4)")
+            )
+        upgrade(revision="head")
+        with db.engine.connect() as conn:
+            presets = conn.execute(
+                text("SELECT game_id, player_id, preset, boxes FROM game_player ORDER BY 1, 2")
+            ).all()
+            stale = conn.execute(text("SELECT ratings_stale FROM league")).scalar_one()
+            ratings = conn.execute(text("SELECT count(*) FROM league_rating")).scalar_one()
+        assert [tuple(r) for r in presets] == [
+            (1, 1, "three_handed", 0),
+            (1, 2, "three_handed", 0),
+            (1, 3, "three_handed", 0),
+            (2, 1, "oklahoma", 0),  # R27: the two-player game's preset, from its rules
+            (2, 2, "oklahoma", 0),
+        ]
+        assert bool(stale) and ratings == 0  # the ratings, derived, are recounted by the next read (R27)

@@ -5,6 +5,8 @@ Revises: 0014
 Create Date: 2026-12-06 17:00:00.000000
 
 """
+import json
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -42,6 +44,13 @@ def upgrade():
     with op.batch_alter_table('game_player', schema=None) as batch_op:
         batch_op.add_column(
             sa.Column('preset', sa.String(length=20), nullable=False, server_default='three_handed')
+        )
+    # a two-player game (outside a league until now) names its preset in its rules
+    conn = op.get_bind()
+    for game_id, rules in conn.execute(sa.text("SELECT id, rules FROM game WHERE first_sitter IS NULL")).all():
+        preset = (json.loads(rules) if isinstance(rules, str) else rules)["preset"]
+        conn.execute(
+            sa.text("UPDATE game_player SET preset = :preset WHERE game_id = :id"), {"preset": preset, "id": game_id}
         )
     # every league held three-handed games only: its ratings are those of three_handed;
     # the ratings are derived from the hand logs, so they are recounted at the next read

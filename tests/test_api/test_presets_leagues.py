@@ -328,3 +328,17 @@ def test_r28_a_tampered_two_player_hand_is_found_by_the_books_check(app: Flask, 
         differences = verify_league(club.id)
     first = game.hands[0]["ruling"]["points"]
     assert f"game {game.game_id} hand 1: points stored {first + 1}, recounted {first}" in differences
+
+
+def test_r27_a_leagues_and_a_players_games_filtered_by_preset(api: Api, club: League) -> None:
+    ann = club.players[0]
+    for preset in ("three_handed", "classic", "oklahoma", "straight"):
+        body = api.client.get(f"/api/v1/leagues/{club.id}/games", query_string={"preset": preset}).get_json()
+        expected = [g.game_id for g in reversed(club.games) if g.preset == preset]  # newest first
+        assert [g["id"] for g in body["items"]] == expected, preset
+        mine = api.client.get(f"/api/v1/players/{ann}/games", query_string={"preset": preset}).get_json()
+        assert [g["id"] for g in mine["items"]] == [
+            g.game_id for g in reversed(club.games) if g.preset == preset and ann in g.players
+        ], preset
+    body = problem(api.client.get(f"/api/v1/leagues/{club.id}/games", query_string={"preset": "gin"}), 422)
+    assert "query.preset" in body["errors"]
