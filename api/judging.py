@@ -53,6 +53,7 @@ from referee.history import (
     verify_result,
     verify_standing,
 )
+from referee.hollywood import HollywoodState
 from referee.preset_hand import (
     DRAW_SCORE,
     HandScore,
@@ -346,7 +347,7 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
     verify_players(players, known, two_player=isinstance(rules, PresetRules))
     first = seat(players, game["first_roles"], "first_roles")
     verify_cut(players, game["cut"], first)
-    state = start(first)
+    state = start(rules, first)
     log: list[tuple[Record, int | None]] = []
     running: list[dict[PlayerId, int]] = []
     hands: list[ImportedHand] = []
@@ -404,6 +405,7 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
         )
         disputes = judge_disputes(game["disputes"], given["disputes"], versions, rules, field)
     cut = game["cut"]
+    assert not isinstance(state, HollywoodState)  # R34: no Hollywood match is served, so none is imported
     if isinstance(state, TwoPlayerState):
         two = [(cast(TwoPlayerHand, record), deadwood) for record, deadwood in log]
         figures = two_player_game_figures(two, players, state.winner)

@@ -47,7 +47,8 @@ from referee.errors import (
     SeatingError,
 )
 from referee.game import GameState, HandRecord, advance, new_game
-from referee.presets import PresetRules
+from referee.hollywood import HollywoodState, advance_hollywood, new_hollywood_match
+from referee.presets import Preset, PresetRules
 from referee.roles import PlayerId, Roles, verify_seating
 from referee.rules import Rules
 from referee.two_player import (
@@ -63,8 +64,8 @@ from referee.two_player import (
 Seats = Roles | Seating
 #: a hand as its game's fold replays it
 Record = HandRecord | TwoPlayerHand
-#: a game's state after some hands
-State = GameState | TwoPlayerState
+#: a game's state after some hands (a Hollywood match's, R34, is its three columns)
+State = GameState | TwoPlayerState | HollywoodState
 
 __all__ = [
     "NEXT_ACTIONS",
@@ -284,28 +285,38 @@ def verify_next_hand(
 
 def _next_seats(state: State) -> Seats | None:
     """Who sits where for the hand after ``state`` (None once won)."""
-    return state.seating if isinstance(state, TwoPlayerState) else state.roles
+    return state.roles if isinstance(state, GameState) else state.seating
 
 
 def _win_rule(state: State) -> str:
-    """The rule that ends a game at the target: R20, or R30 under a two-player preset."""
+    """The rule that ends a game: R20, R30 under a two-player preset, R34 for a Hollywood match."""
+    if isinstance(state, HollywoodState):
+        return "R34"
     return "R30" if isinstance(state, TwoPlayerState) else "R20"
 
 
-def start(first: Seats) -> State:
-    """A game's state before its first hand: three-handed (R8) or two-player (R28)."""
-    return new_two_player_game(first) if isinstance(first, Seating) else new_game(first)
+def start(rules: Rules | PresetRules, first: Seats) -> State:
+    """A game's state before its first hand: three-handed (R8), two-player
+    (R28) or a Hollywood match of three columns (R34)."""
+    if isinstance(first, Roles):
+        return new_game(first)
+    if isinstance(rules, PresetRules) and rules.preset is Preset.HOLLYWOOD:
+        return new_hollywood_match(first)
+    return new_two_player_game(first)
 
 
 def advance_any(rules: Rules | PresetRules, state: State, record: Record) -> State:
     """``state`` after one more hand, by the fold of the game's kind: the
-    three-handed game's (:func:`~referee.game.advance`) or a two-player
-    preset's (:func:`~referee.two_player.advance_two_player`)."""
-    if isinstance(state, TwoPlayerState):
-        assert isinstance(rules, PresetRules) and isinstance(record, TwoPlayerHand)
-        return advance_two_player(rules, state, record)
-    assert isinstance(rules, Rules) and isinstance(record, HandRecord)
-    return advance(rules, state, record)
+    three-handed game's (:func:`~referee.game.advance`), a two-player
+    preset's (:func:`~referee.two_player.advance_two_player`) or a
+    Hollywood match's (:func:`~referee.hollywood.advance_hollywood`)."""
+    if isinstance(state, GameState):
+        assert isinstance(rules, Rules) and isinstance(record, HandRecord)
+        return advance(rules, state, record)
+    assert isinstance(rules, PresetRules) and isinstance(record, TwoPlayerHand)
+    if isinstance(state, HollywoodState):
+        return advance_hollywood(rules, state, record)
+    return advance_two_player(rules, state, record)
 
 
 def verify_result(
@@ -513,7 +524,7 @@ def verify_history(versions: Sequence[Version], rules: Rules | PresetRules, firs
     scores) and ``game_scores`` (the game's) are those that history gives
     just after it. A hand the rules refuse there (:func:`~referee.game.advance`)
     raises its own error, at the version."""
-    states = [start(first)]  # the state after each hand that stands, then: states[n] after hand n
+    states = [start(rules, first)]  # the state after each hand that stands, then: states[n] after hand n
     standing: list[Record] = []
     for j in sorted(range(len(versions)), key=lambda j: versions[j].made_at):
         r, rfield = versions[j], f"revisions[{j}]"

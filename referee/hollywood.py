@@ -28,7 +28,7 @@ which hands the correction moved to other columns.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.errors import GameStateError, RolesError
 from referee.presets import PresetRules
@@ -115,11 +115,27 @@ class HollywoodState:
     entered: tuple[tuple[int, ...], ...] = ()
     out_of_turn: tuple[int, ...] = field(default=())
     result: MatchResult | None = None
+    running: tuple[dict[PlayerId, int], ...] = field(default=())
 
     @property
     def finished(self) -> bool:
         """R34: the match ends when all three columns are won."""
         return all(not column.open for column in self.columns)
+
+    @property
+    def scores(self) -> dict[PlayerId, int]:
+        """Each player's running scores summed over the three columns."""
+        return {p: sum(column.scores[p] for column in self.columns) for p in self.players}
+
+    @property
+    def boxes(self) -> dict[PlayerId, int]:
+        """Each player's boxes summed over the three columns (R29)."""
+        return {p: sum(column.boxes[p] for column in self.columns) for p in self.players}
+
+    @property
+    def winner(self) -> PlayerId | None:
+        """The player ahead once the match is over (R34); None before, or when the totals are equal."""
+        return None if self.result is None else self.result.winner
 
     @property
     def open_columns(self) -> tuple[int, ...]:
@@ -213,14 +229,16 @@ def advance_hollywood(rules: PresetRules, state: HollywoodState, hand: TwoPlayer
         )
     result = match_result(columns, state.players)
     seating = None if result is not None else next_seating(rules, hand)
-    return HollywoodState(state.players, columns, seating, number, state.entered + (entered,), out_of_turn, result)
+    after = HollywoodState(state.players, columns, seating, number, state.entered + (entered,), out_of_turn, result)
+    return replace(after, running=state.running + (after.scores,))
 
 
 def replay_hollywood(rules: PresetRules, first: Seating, hands: Sequence[TwoPlayerHand]) -> HollywoodState:
     """Fold the hand log (hands numbered from 1) with :func:`advance_hollywood`.
     Hands recorded after the match is over raise :class:`GameStateError`
     (R34) naming them all (``hands``) and the hand that won the last column
-    (``won_at``), as R26 does for a game."""
+    (``won_at``), as R26 does for a game. ``running`` holds the summed
+    scores after each hand."""
     state = new_hollywood_match(first)
     for number, hand in enumerate(hands, start=1):
         if state.finished:
