@@ -28,6 +28,7 @@ from models.security import KeyRow
 from models.transfer import ImportedLeague, ImportedPlayer
 from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
+from referee.hollywood import HollywoodState, MovedHand, verify_can_record_hollywood, verify_hollywood_correction
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import PresetRules
 from referee.scoring import Outcome, Side
@@ -184,6 +185,34 @@ def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | Non
     return recorded
 
 
+def record_hollywood_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
+    """The next hand of a Hollywood match (R34), in the seating the match
+    expects (R28); none once its three columns are won. The match is the
+    fold of its whole log again: each won hand entered in the columns R34
+    names. ``by``: the id of the key that records it."""
+    state = game.replay_two_player()
+    verify_can_record_hollywood(cast(HollywoodState, state))  # R34: a 409 once all three columns are won
+    seating = state.seating
+    assert seating is not None
+    hand = Hand(
+        number=state.hands_played + 1,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=None,
+        scores_after={},
+        seating_follows=True,
+        recorded_at=now(),
+    )
+    _set_two_player_result(hand, judged)
+    game.hands.append(hand)
+    game.apply_two_player(game.replay_two_player())
+    db.session.flush()
+    _books(game, history=True)
+    add_revision(game.id, hand, "recorded", game.scores, key_id=by)
+    add_event(game.id, game.version, "hand_recorded", hand.number)
+    return hand
+
+
 def change_preset_rules(game: Game, rules: PresetRules) -> None:
     """New rules of a two-player game, before the first hand (the view checks that)."""
     game.rules = rules.as_dict()
@@ -252,7 +281,16 @@ def correct_hand(
     hands stand, and the game is the fold of its log again. The hand's new
     version joins its revisions, with the key, the reason and the dispute
     that led to it."""
-    if game.two_player:
+    if game.hollywood:
+        before = game.two_player_records()
+        _set_two_player_result(hand, cast(PresetJudged, judged))
+        # R26, R34: refused when it would end the match before its last hand; says which hands moved
+        after = game.two_player_records()
+        correction = verify_hollywood_correction(game.preset_rules, game.first_seating, before, after)
+        hand.corrected_at = now()
+        game.apply_two_player(correction.state)
+        game.sheet = {**(game.sheet or {}), "moved": [moved_dict(m) for m in correction.moved]}
+    elif game.two_player:
         _set_two_player_result(hand, cast(PresetJudged, judged))
         state = game.replay_two_player()  # raises GameStateError when the correction strands later hands
         hand.corrected_at = now()
@@ -335,6 +373,11 @@ class PresetRuled:
     score: HandScore
     ruling: dict[str, Any]
     input: dict[str, Any]
+
+
+def moved_dict(moved: MovedHand) -> dict[str, Any]:
+    """R26, R34: a hand a correction entered in other columns, as the match keeps it."""
+    return {"hand": moved.hand, "before": list(moved.before), "after": list(moved.after), "corrected": moved.corrected}
 
 
 def _preset_ruled(dispute: Dispute) -> PresetRuled:

@@ -88,6 +88,21 @@ def _record_two_player_hand(
     )
 
 
+def _record_hollywood_hand(
+    data: dict[str, Any], game_id: int, row: GameRow, credential: KeyRow
+) -> tuple[HandInGame, int, dict[str, str]]:
+    """The next hand of a Hollywood match (R34): judged as a classic hand, entered in its columns."""
+    _check_two_player_seating(data.pop("seating", None), row.roles, row.players)
+    judged = judge_preset_input(data, row.preset_rules)
+    game = load_game(game_id)  # the guard holds its row locked
+    hand = services.record_hollywood_hand(game, judged, by=credential.id)
+    return (
+        HandInGame(hand, game),
+        201,
+        {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
+    )
+
+
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
@@ -108,6 +123,8 @@ class Hands(MethodView):
     ) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         # the game: read and locked by the guard, with the key and If-Match
+        if game.hollywood:
+            return _record_hollywood_hand(data, game_id, game, credential)
         if game.two_player:
             return _record_two_player_hand(data, game_id, game, credential)
         verify_three_handed_input(data)

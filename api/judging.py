@@ -405,8 +405,7 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
         )
         disputes = judge_disputes(game["disputes"], given["disputes"], versions, rules, field)
     cut = game["cut"]
-    assert not isinstance(state, HollywoodState)  # R34: no Hollywood match is served, so none is imported
-    if isinstance(state, TwoPlayerState):
+    if isinstance(state, TwoPlayerState | HollywoodState):
         two = [(cast(TwoPlayerHand, record), deadwood) for record, deadwood in log]
         figures = two_player_game_figures(two, players, state.winner)
     else:

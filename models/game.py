@@ -9,7 +9,7 @@ kept on the game row in the same transaction as every change to its hands.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -22,8 +22,9 @@ from models.database import Statement, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
+from referee.hollywood import Column, HollywoodState, replay_hollywood
 from referee.preset_hand import DRAW_SCORE, HandScore
-from referee.presets import PresetRules, resolve_rules
+from referee.presets import Preset, PresetRules, resolve_rules
 from referee.roles import PlayerId
 from referee.sheet import GameResult, ScoreSheet, explain_result
 from referee.stats import Figures, add_hand, add_two_player_hand, finish, two_player_game_figures
@@ -36,6 +37,8 @@ from referee.two_player import (
     replay_two_player,
     verify_can_record_two_player,
 )
+
+HOLLYWOOD = Preset.HOLLYWOOD.value
 
 
 def game_etag(game_id: int, version: int) -> str:
@@ -87,6 +90,31 @@ class GameView:
         return "preset" in self.rules
 
     @property
+    def hollywood(self) -> bool:
+        """R34: a Hollywood match, three columns scored from one run of hands."""
+        return self.rules.get("preset") == HOLLYWOOD
+
+    @property
+    def match_columns(self) -> list[dict[str, Any]] | None:
+        """R34: a Hollywood match's three columns as its row keeps them (None for any other game)."""
+        return None if not self.hollywood or self.sheet is None else list(self.sheet["columns"])
+
+    @property
+    def match_result(self) -> dict[str, Any] | None:
+        """R34: a Hollywood match's result once its three columns are won."""
+        return self.result if self.hollywood else None
+
+    @property
+    def game_result(self) -> dict[str, Any] | None:
+        """R31: a two-player game's result once won (a Hollywood match's columns have theirs)."""
+        return None if self.hollywood else self.result
+
+    @property
+    def moved(self) -> list[dict[str, Any]] | None:
+        """R26, R34: the hands the last correction of a Hollywood match entered in other columns."""
+        return None if not self.hollywood else list((self.sheet or {}).get("moved", []))
+
+    @property
     def preset_rules(self) -> PresetRules:
         """The game's resolved rules (R27), of any preset."""
         return stored_rules(self.rules)
@@ -103,7 +131,10 @@ class GameView:
 
     @property
     def status(self) -> str:
-        """R20: finished once someone has won."""
+        """R20: finished once someone has won; a Hollywood match once its three
+        columns are won, with its result, though its totals may be equal (R34)."""
+        if self.hollywood:
+            return "in_progress" if self.result is None else "finished"
         return "in_progress" if self.winner is None else "finished"
 
     @property
@@ -205,6 +236,60 @@ def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, A
     }
 
 
+def column_dict(rules: PresetRules, column: Column) -> dict[str, Any]:
+    """R34: one column of a Hollywood match as the game row keeps it: its
+    running scores, boxes, the hands entered in it, its winner and the hand
+    that won it, and its result (R29-R31) once won."""
+    return {
+        "number": column.number,
+        "scores": {str(p): n for p, n in column.scores.items()},
+        "boxes": {str(p): n for p, n in column.boxes.items()},
+        "hands": [entry.hand for entry in column.entries],
+        "winner": None if column.winner is None else int(column.winner),
+        "won_at": column.won_at,
+        "result": result_dict(rules, column.result),
+    }
+
+
+def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, Any]:
+    """A Hollywood match's game row columns derived from its hands (R34): the
+    summed scores and boxes, the next seating, the player ahead once it is
+    over, its three columns (in ``sheet``) and the match's result."""
+    seating, result = state.seating, state.result
+    return {
+        "scores": {str(p): n for p, n in state.scores.items()},
+        "roles": None if seating is None else {k: int(v) for k, v in seating.as_dict().items()},
+        "winner": None if state.winner is None else int(state.winner),
+        "hands_played": state.hands_played,
+        "out_of_turn": list(state.out_of_turn),
+        "boxes": {str(p): n for p, n in state.boxes.items()},
+        "result": None
+        if result is None
+        else {
+            "totals": {str(p): n for p, n in result.totals.items()},
+            "winner": None if result.winner is None else int(result.winner),
+            "net": result.net,
+        },
+        "sheet": {"columns": [column_dict(rules, column) for column in state.columns]},
+    }
+
+
+def replay_preset(
+    rules: PresetRules, first: Seating, hands: Sequence[TwoPlayerHand]
+) -> TwoPlayerState | HollywoodState:
+    """R26: a two-player game's fold: a Hollywood match's three columns (R34), or one game (R28-R31)."""
+    if rules.preset is Preset.HOLLYWOOD:
+        return replay_hollywood(rules, first, hands)
+    return replay_two_player(rules, first, hands)
+
+
+def preset_columns(rules: PresetRules, state: TwoPlayerState | HollywoodState) -> dict[str, Any]:
+    """A two-player game row's derived columns, for either fold (:func:`replay_preset`)."""
+    if isinstance(state, HollywoodState):
+        return hollywood_columns(rules, state)
+    return two_player_columns(rules, state)
+
+
 def stored_two_player_state(game: GameView) -> TwoPlayerState:
     """The stored state of a two-player game (what :func:`replay_two_player`
     of its hands gave), to advance by one hand without reading them."""
@@ -299,21 +384,24 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
     def two_player_records(self) -> list[TwoPlayerHand]:
         return [hand.two_player_record() for hand in self.hands]
 
-    def replay_two_player(self) -> TwoPlayerState:
+    def replay_two_player(self) -> TwoPlayerState | HollywoodState:
         """R26: the two-player game's state, the fold of its hands' stored rulings."""
-        return replay_two_player(self.preset_rules, self.first_seating, self.two_player_records())
+        return replay_preset(self.preset_rules, self.first_seating, self.two_player_records())
 
-    def apply_two_player(self, state: TwoPlayerState) -> None:
+    def apply_two_player(self, state: TwoPlayerState | HollywoodState) -> None:
         """Store a two-player game's full replay: the state on the game (with its
-        boxes and result), the running scores and R26 marks on its hands. A game
-        outside a league keeps no figures of its hands."""
-        for name, value in two_player_columns(self.preset_rules, state).items():
+        boxes and result, or a Hollywood match's columns), the running scores,
+        R26 marks and (R34) the columns each hand was entered in on its hands.
+        A game outside a league keeps no figures of its hands."""
+        for name, value in preset_columns(self.preset_rules, state).items():
             setattr(self, name, value)
         self.version = (self.version or 0) + 1
         self.hands_version = self.version
-        for hand, running in zip(self.hands, state.running, strict=True):
+        entered = state.entered if isinstance(state, HollywoodState) else None
+        for i, (hand, running) in enumerate(zip(self.hands, state.running, strict=True)):
             hand.scores_after = {str(p): n for p, n in running.items()}
             hand.seating_follows = hand.number not in state.out_of_turn
+            hand.columns = None if entered is None else list(entered[i])
         if self.league_id is None:  # a game outside a league keeps no figures of its hands
             self._write_figures(kept_figures(None, [], self.players, None))
         else:
@@ -629,6 +717,8 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     knocker_deadwood: Mapped[int | None] = mapped_column(Integer, nullable=True)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     corrected_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # R34: the columns of a Hollywood match this hand was entered in (derived, kept in step); null elsewhere
+    columns: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="hands")
 

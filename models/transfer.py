@@ -28,14 +28,15 @@ from models.books import refresh_totals
 from models.database import db, insert_rows
 from models.disputes import Dispute
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer
-from models.game import Game, Hand, Player, result_columns, state_columns, two_player_columns
+from models.game import Game, Hand, Player, preset_columns, replay_preset, result_columns, state_columns
 from models.league import PUBLIC, League, LeagueMember
 from models.revisions import HandRevision, first_revisions
 from referee import GameState, Role, Roles, Rules, Score
+from referee.hollywood import HollywoodState
 from referee.preset_hand import HandScore
 from referee.presets import PresetRules
 from referee.stats import Figures
-from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState, replay_two_player
+from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 
 FORMAT = "ginref.league"
 #: 2 adds each game's ``revisions`` and ``disputes``; an import reads 1 too (each hand recorded once)
@@ -326,7 +327,7 @@ class ImportedGame:
     cut: dict[int, str] | None
     first_roles: Roles | Seating
     hands: list[ImportedHand]
-    state: GameState | TwoPlayerState
+    state: GameState | TwoPlayerState | HollywoodState
     figures: dict[int, Figures]
     revisions: list[ImportedRevision] | None = None
     disputes: list[ImportedDispute] = field(default_factory=list)
@@ -428,9 +429,11 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
                     }
                 )
             out_of_turn = set(game.state.out_of_turn)
+            entered = game.state.entered if isinstance(game.state, HollywoodState) else None
             rows = [
                 _hand_row(hand, running, ids, game_id, hand.number not in out_of_turn)
-                for hand, running in zip(game.hands, game.state.running, strict=True)
+                | {"columns": None if entered is None else list(entered[i])}  # R34
+                for i, (hand, running) in enumerate(zip(game.hands, game.state.running, strict=True))
             ]
             hands.extend(rows)
             if game.revisions is None:
@@ -465,13 +468,13 @@ def _two_player_columns(game: ImportedGame, ids: dict[int, int]) -> dict[str, An
         TwoPlayerHand(moved(cast(Seating, h.seating)), cast(Seat | None, h.knocker), cast(HandScore, h.score))
         for h in game.hands
     ]
-    return two_player_columns(game.rules, replay_two_player(game.rules, moved(game.first_roles), hands))
+    return preset_columns(game.rules, replay_preset(game.rules, moved(game.first_roles), hands))
 
 
 def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: datetime) -> dict[str, Any]:
     state = game.state
     first = _mapped(game.first_roles, ids)
-    if isinstance(state, TwoPlayerState):
+    if isinstance(state, TwoPlayerState | HollywoodState):
         columns = _two_player_columns(game, ids)
     else:
         columns = state_columns(

@@ -38,14 +38,15 @@ from sqlalchemy import ColumnElement, Row, select, true
 
 from models.database import db
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, kept_figures
-from models.game import Game, GameRow, Hand, two_player_columns
+from models.game import Game, GameRow, Hand, preset_columns, replay_preset
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.ratings import rate_hands, rate_two_player_log
 from models.standings import rate_league
 from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
+from referee.hollywood import HollywoodState
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.stats import Figures, streaks, two_player_game_figures
-from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState, replay_two_player
+from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 
 #: how far a stored rating may be from its recount
 TOLERANCE = 1e-9
@@ -85,7 +86,7 @@ class Recount:
 
     game: GameRow
     records: list[HandRecord] | list[TwoPlayerHand] | None
-    state: GameState | TwoPlayerState | None
+    state: GameState | TwoPlayerState | HollywoodState | None
     figures: dict[int, Figures] | None
 
     @property
@@ -250,18 +251,23 @@ def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
         log.append((record, deadwood))
     records = [record for record, _ in log]
     try:
-        state = replay_two_player(game.preset_rules, game.first_seating, records)
-    except (GameStateError, RefereeError) as err:  # hands after the win (R30, R26)
+        state = replay_preset(game.preset_rules, game.first_seating, records)
+    except (GameStateError, RefereeError) as err:  # hands after the win (R30, R34, R26)
         checked.differences.append(f"{where}: the hand log cannot be replayed ({err})")
         return Recount(game, records, None, None)
-    columns = two_player_columns(game.preset_rules, state)
-    for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "boxes", "sheet", "result"):
+    columns = preset_columns(game.preset_rules, state)
+    for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "boxes", "result"):
         checked.differ(where, name, getattr(game, name), columns[name])
+    # R34: a match's columns (the marks of its last correction are not in the log)
+    sheet = game.sheet if not isinstance(state, HollywoodState) else {"columns": (game.sheet or {}).get("columns")}
+    checked.differ(where, "sheet", sheet, columns["sheet"])
     checked.differ(where, "status", game.status, "finished" if state.finished else "in_progress")
-    for hand, running in zip(stored.hands, state.running, strict=True):
+    entered = state.entered if isinstance(state, HollywoodState) else None
+    for i, (hand, running) in enumerate(zip(stored.hands, state.running, strict=True)):
         at = f"{where} hand {hand.number}"
         checked.differ(at, "scores_after", hand.scores_after, {str(p): n for p, n in running.items()})
         checked.differ(at, "seating_follows", hand.seating_follows, hand.number not in state.out_of_turn)
+        checked.differ(at, "columns", hand.columns, None if entered is None else list(entered[i]))
     if game.league_id is None:
         kept = kept_figures(None, [], game.players, None)
     else:

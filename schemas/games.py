@@ -192,6 +192,35 @@ class GameResultSchema(Schema):
     )
 
 
+class ColumnSchema(Schema):
+    """R34: one of a Hollywood match's three columns, a game by R29-R31 of its own."""
+
+    number = fields.Integer(required=True, metadata={"description": "1, 2 or 3"})
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    boxes = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    hands = fields.List(fields.Integer(), required=True, metadata={"description": "The hands entered in it"})
+    winner = fields.Integer(required=True, allow_none=True)
+    won_at = fields.Integer(required=True, allow_none=True, metadata={"description": "The hand that won it"})
+    result = fields.Nested(GameResultSchema, required=True, allow_none=True)
+
+
+class MatchResultSchema(Schema):
+    """R34: a Hollywood match's result: each player's total over the three columns."""
+
+    totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    winner = fields.Integer(required=True, allow_none=True, metadata={"description": "The player ahead; null: equal"})
+    net = fields.Integer(required=True, metadata={"description": "The sum of the column nets from his side"})
+
+
+class MovedHandSchema(Schema):
+    """R26, R34: a hand the last correction entered in other columns."""
+
+    hand = fields.Integer(required=True)
+    before = fields.List(fields.Integer(), required=True)
+    after = fields.List(fields.Integer(), required=True)
+    corrected = fields.Boolean(required=True, metadata={"description": "The corrected hand itself, or one it moved"})
+
+
 class GameSchema(Schema):
     id = fields.Integer(required=True)
     status = fields.String(required=True, metadata={"enum": list(STATUSES)})
@@ -219,7 +248,29 @@ class GameSchema(Schema):
     result = fields.Nested(
         GameResultSchema,
         allow_none=True,
-        metadata={"description": "R31: the result once the game is won; null before (a two-player game only)"},
+        attribute="game_result",
+        metadata={
+            "description": "R31: the result once the game is won; null before (a two-player game only; "
+            "a Hollywood match's is `match`)"
+        },
+    )
+    columns = fields.List(
+        fields.Nested(ColumnSchema),
+        attribute="match_columns",
+        metadata={"description": "R34: a Hollywood match's three columns (a Hollywood match only)"},
+    )
+    match = fields.Nested(
+        MatchResultSchema,
+        allow_none=True,
+        attribute="match_result",
+        metadata={"description": "R34: the match's result once its three columns are won (a Hollywood match only)"},
+    )
+    moved = fields.List(
+        fields.Nested(MovedHandSchema),
+        attribute="moved",
+        metadata={
+            "description": "R26, R34: the hands the last correction entered in other columns (a Hollywood match only)"
+        },
     )
     cut = fields.Dict(keys=fields.String(), values=fields.String(), required=True, allow_none=True)
     hands_played = fields.Integer(required=True)
@@ -257,10 +308,14 @@ class GameSchema(Schema):
         if not (isinstance(rules, dict) and "preset" in rules):
             data.pop("boxes", None)
             data.pop("result", None)
+        if not (isinstance(rules, dict) and rules.get("preset") == "hollywood"):
+            for name in _HOLLYWOOD_ONLY:
+                data.pop(name, None)
         return data
 
 
 _RULE_NAMES = tuple(RulesSchema().fields)
+_HOLLYWOOD_ONLY = ("columns", "match", "moved")
 
 
 def game_dict(game: Any) -> dict[str, Any]:
@@ -291,8 +346,8 @@ def game_dict(game: Any) -> dict[str, Any]:
 
 def _two_player_game_dict(game: Any) -> dict[str, Any]:
     """A two-player game (R27-R31) as :class:`GameSchema`'s fields dump it."""
-    cut, result = game.cut, game.result
-    return {
+    cut, result = game.cut, game.game_result
+    shown = {
         "id": dump_int(game.id),
         "status": dump_text(game.status),
         "players": [dump_int(p) for p in game.players],
@@ -302,6 +357,9 @@ def _two_player_game_dict(game: Any) -> dict[str, Any]:
         "first_roles": seats_dict(game.first_seating),
         "boxes": None if game.boxes is None else {dump_text(k): dump_int(v) for k, v in game.boxes.items()},
         "result": None if result is None else dict(result),
+        "columns": game.match_columns,
+        "match": game.match_result,
+        "moved": game.moved,
         "cut": None if cut is None else {dump_text(k): dump_text(v) for k, v in cut.items()},
         "hands_played": dump_int(game.hands_played),
         "winner": dump_int(game.winner),
@@ -312,6 +370,10 @@ def _two_player_game_dict(game: Any) -> dict[str, Any]:
         "played_at": dump_datetime(game.played_at),
         "created_at": dump_datetime(game.created_at),
     }
+    if not game.hollywood:
+        for name in _HOLLYWOOD_ONLY:
+            del shown[name]
+    return shown
 
 
 class GameListSchema(Schema):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate, validates_schema
 
 from referee import Card, CardSyntaxError, parse_card
 from schemas.fields import (
@@ -523,7 +523,11 @@ class HandSchema(Schema):
         values=fields.Integer(),
         required=True,
         attribute="scores_after",
-        metadata={"description": "Running scores after this hand"},
+        metadata={"description": "Running scores after this hand (a Hollywood match's: summed over its columns)"},
+    )
+    columns = fields.List(
+        fields.Integer(),
+        metadata={"description": "R34: the columns this hand was entered in (a Hollywood match's hands only)"},
     )
     roles = SeatsOut(
         required=True,
@@ -544,6 +548,13 @@ class HandSchema(Schema):
             return hand_dict(obj)  # a stored ruling, as Dumped explains it
         return super().dump(obj, many=many)
 
+    @post_dump
+    def _hollywood_only(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Only a Hollywood match's hand is entered in columns (R34)."""
+        if data.get("columns") is None:
+            data.pop("columns", None)
+        return data
+
 
 def hand_dict(shown: Any) -> dict[str, Any]:
     """A hand as :class:`HandSchema`'s fields dump it, member for member and
@@ -553,7 +564,8 @@ def hand_dict(shown: Any) -> dict[str, Any]:
     looked up twice, failing first)."""
     hand, game = shown.hand, shown.game
     scores, given = hand.scores_after, hand.input
-    return {
+    columns = getattr(hand, "columns", None)  # R34: a Hollywood match's hand only
+    shown = {
         "number": dump_int(hand.number),
         "mode": dump_text(hand.mode),
         "knocker": dump_text(hand.knocker),
@@ -563,12 +575,16 @@ def hand_dict(shown: Any) -> dict[str, Any]:
         "input": None if given is None else dict(given),
         "discard": dump_text(shown.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
+        "columns": columns,
         "roles": seating_dict(game.roles) if hand.sitter is not None else seats_dict(game.roles),
         "status": dump_text(game.status),
         "winner": dump_int(game.winner),
         "recorded_at": dump_datetime(hand.recorded_at),
         "corrected_at": dump_datetime(hand.corrected_at),
     }
+    if columns is None:
+        del shown["columns"]
+    return shown
 
 
 def seating_dict(roles: Any) -> dict[str, int | None] | None:

@@ -10,8 +10,8 @@ from referee.errors import RuleOptionError
 from referee.presets import OPTION_RANGES, Preset, PresetRules, resolve_rules
 from referee.rules import OPTIONS
 
-#: R34, R36: presets of the rules that the API does not serve yet
-NOT_SERVED = {"hollywood": "R34", "cutthroat": "R36"}
+#: R36: presets of the rules that the API does not serve yet
+NOT_SERVED = {"cutthroat": "R36"}
 PRESET_NAMES = [p.value for p in Preset]
 
 
@@ -74,8 +74,8 @@ class PresetRulesInSchema(RulesSchema):
     preset = fields.String(
         validate=validate.OneOf(PRESET_NAMES),
         metadata={
-            "description": "R27: three_handed (default), classic, straight or oklahoma "
-            "(hollywood and cutthroat are not served yet)"
+            "description": "R27: three_handed (default), classic, straight, oklahoma or hollywood "
+            "(R34: three columns at once; cutthroat is not served yet)"
         },
     )
     big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])

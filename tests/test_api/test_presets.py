@@ -69,7 +69,7 @@ def test_r28_the_lower_cut_deals(api: Api, pair: tuple[int, int]) -> None:
         ({"preset": "oklahoma", "knock_limit": 5}, "rules.knock_limit"),
         ({"preset": "straight", "ace": "one"}, "rules.ace"),
         ({"preset": "classic", "boxes_immediate": 1}, "rules.boxes_immediate"),
-        ({"preset": "hollywood"}, "rules.preset"),
+        ({"preset": "hollywood", "ace": "one"}, "rules.ace"),  # R34: Hollywood's columns are classic games
         ({"preset": "cutthroat"}, "rules.preset"),
         ({"preset": "gin"}, "rules.preset"),
         ({"box_bonus": 25}, "rules.box_bonus"),

@@ -181,7 +181,7 @@ def _tampered(doc: dict[str, Any], change: Any) -> dict[str, Any]:
         ),
         (
             "a preset not served",
-            lambda d: _oklahoma(d)["rules"].update(preset="hollywood"),
+            lambda d: _oklahoma(d)["rules"].update(preset="cutthroat"),
             "games[7].rules.preset",
             None,
         ),
