@@ -15,7 +15,7 @@ from flask import Flask
 
 from models.verify import verify_books, verify_league
 from tests.reference_matches import hollywood_match
-from tests.test_api.conftest import Api, problem
+from tests.test_api.conftest import UNDERCUT_20, Api, by_cards, problem
 from tests.test_api.test_presets_golden import hand_body
 from tests.test_api.test_record_transfer import apart_from_ids, export, onto_themselves, post_import
 
@@ -224,3 +224,33 @@ def test_r34_a_match_in_a_league_counts_its_hands_and_round_trips_through_export
     assert copy["columns"] == state["columns"] and copy["match"] == state["match"]
     with app.app_context():
         assert verify_league(imported["id"]) == []
+
+
+def test_r26_r34_undo_and_an_upheld_dispute_re_derive_the_columns(app: Flask, api: Api) -> None:
+    a, b = api.player("Ann-u"), api.player("Bob-u")
+    game = _ok(
+        api.post(
+            "/games", {"players": [a, b], "rules": {"preset": "hollywood"}, "roles": {"dealer": a, "non_dealer": b}}
+        ),
+        201,
+    )
+    gid = game["id"]
+    ann_wins = {"knocker": "dealer", "knocker_deadwood_count": 2, "defender_deadwood_count": 22}  # 20 to Ann (R16)
+    for _ in range(3):
+        _ok(api.client.post(f"{BASE}/games/{gid}/hands", json=ann_wins), 201)
+    assert [h["columns"] for h in api.hands(gid)] == [[1], [1, 2], [1, 2, 3]]
+    api.undo(gid, 3)
+    state = api.game(gid)
+    assert [c["hands"] for c in state["columns"]] == [[1, 2], [2], []]
+    assert state["scores"] == {str(a): 60, str(b): 0} and state["moved"] == []
+    # hand 1 disputed from the cards: the dealer knocked with KC and was undercut (R17), so Bob won it
+    claim = {"by": "non_dealer", "claim": "undercut", **by_cards("dealer", *UNDERCUT_20)}
+    dispute = _ok(api.client.post(f"{BASE}/games/{gid}/hands/1/disputes", json=claim), 201)
+    assert (dispute["ruling"]["outcome"], dispute["ruling"]["winner"]) == ("undercut", "non_dealer")
+    _ok(api.client.post(f"{BASE}/games/{gid}/hands/1/disputes/{dispute['id']}/resolution", json={"decision": "upheld"}))
+    state = api.game(gid)
+    assert [h["columns"] for h in api.hands(gid)] == [[1], [1]]  # Bob's first win, then Ann's first
+    assert state["moved"] == [{"hand": 2, "before": [1, 2], "after": [1], "corrected": False}]
+    assert state["columns"][0]["scores"] == {str(a): 20, str(b): dispute["ruling"]["points"]}
+    with app.app_context():
+        assert verify_books() == []
