@@ -200,6 +200,7 @@ export function gameScreen(root, gameId) {
     if (game.roles) for (const seat of ["dealer", "non_dealer"]) roleOf[game.roles[seat]] = seat;
     const rows = game.roles ? [game.roles.dealer, game.roles.non_dealer] : [...game.players];
     const boxes = game.boxes || {};
+    if (game.columns) return renderHollywoodBoard(game, roleOf, rows);
     replace(
       parts.board,
       ...boardHead(game, h("p", { class: "preset-line" }, presetWord(game.rules.preset))),
@@ -253,7 +254,67 @@ export function gameScreen(root, gameId) {
           }),
         ),
       ),
-      game.result ? resultView(game, name) : null,
+      game.result ? resultView(game.result, name) : null,
+      rulesLine(game),
+    );
+  }
+
+  /**
+   * A Hollywood match (R34): its three columns side by side, each player's
+   * running score and boxes in each, who deals, each won column's result
+   * and, once all three are won, the match's.
+   */
+  function renderHollywoodBoard(game, roleOf, rows) {
+    replace(
+      parts.board,
+      ...boardHead(game, h("p", { class: "preset-line" }, presetWord(game.rules.preset))),
+      h(
+        "table",
+        { class: "scores two-player columns", "aria-label": t("match.columns") },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("board.player")),
+            game.columns.map((c) => h("th", { scope: "col", "data-column": c.number }, t("match.column", { n: c.number }))),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          rows.map((id) =>
+            h(
+              "tr",
+              { "data-player": id, "data-role": roleOf[id] || "" },
+              h(
+                "th",
+                { scope: "row" },
+                name(id),
+                game.winner === id ? ` ${t("board.won_mark")}` : "",
+                roleOf[id] === "dealer" ? h("span", { class: "dealer" }, ` · ${t("board.deals")}`) : null,
+              ),
+              game.columns.map((c) => {
+                const score = c.scores[String(id)];
+                const count = c.boxes[String(id)];
+                return h(
+                  "td",
+                  { "data-column": c.number, "data-score": score, "data-boxes": count, class: c.winner === id ? "won" : "" },
+                  h("span", { class: "points" }, String(score)),
+                  h("span", { class: "col-boxes" }, `${t("board.boxes")} ${count}`),
+                  c.winner === id ? h("span", { class: "won-mark" }, t("board.won_mark")) : null,
+                );
+              }),
+            ),
+          ),
+        ),
+      ),
+      game.columns
+        .filter((c) => c.winner !== null)
+        .map((c) => h("p", { class: "column-won", "data-column": c.number }, t("match.column_won", { n: c.number, name: name(c.winner), hand: c.won_at }))),
+      game.match ? matchView(game.match, name) : null,
+      game.columns.filter((c) => c.result).map((c) => resultView(c.result, name, c.number)),
       rulesLine(game),
     );
   }
@@ -644,15 +705,18 @@ function remember(gameId) {
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
 }
 
-/** R31: a won two-player game's result, each player's total by its parts, the net and the winner. */
-function resultView(game, name) {
-  const result = game.result;
+/**
+ * R31: a won two-player game's result (or a Hollywood column's, ``column``
+ * its number), each player's total by its parts, the net and the winner.
+ */
+function resultView(result, name, column = null) {
   const ids = [result.winner, result.loser];
   const PARTS = ["hand_points", "box_bonus", "game_bonus", "shutout"];
+  const titleId = column ? `result-title-${column}` : "result-title";
   return h(
     "section",
-    { class: "result", "aria-labelledby": "result-title", "data-net": result.net, "data-winner": result.winner },
-    h("h3", { id: "result-title" }, t("result.title")),
+    { class: "result", "aria-labelledby": titleId, "data-net": result.net, "data-winner": result.winner, "data-column": column || "" },
+    h("h3", { id: titleId }, column ? `${t("match.column", { n: column })} · ${t("result.title")}` : t("result.title")),
     h(
       "table",
       { class: "result-table" },
@@ -686,6 +750,38 @@ function resultView(game, name) {
           h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
         )
       : null,
+  );
+}
+
+/** R34: a finished Hollywood match: each player's total over the three columns, and the net. */
+function matchView(match, name) {
+  const ids = Object.keys(match.totals).map(Number);
+  return h(
+    "section",
+    { class: "match", "aria-labelledby": "match-title", "data-net": match.net, "data-winner": match.winner ?? "" },
+    h("h3", { id: "match-title" }, t("match.title")),
+    h(
+      "table",
+      { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("td", {}), ids.map((id) => h("th", { scope: "col", "data-player": id }, name(id))))),
+      h(
+        "tbody",
+        {},
+        h(
+          "tr",
+          { class: "total", "data-part": "total" },
+          h("th", { scope: "row" }, t("result.total")),
+          ids.map((id) => h("td", { "data-player": id }, String(match.totals[String(id)]))),
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { class: "net" },
+      match.winner === null
+        ? t("match.even", { total: match.totals[String(ids[0])] })
+        : t("match.net", { name: name(match.winner), net: match.net }),
+    ),
   );
 }
 
@@ -738,6 +834,10 @@ function handRow(hand, game, name, actions) {
     });
     if (r.boxes) summary += ` · ${t("history.boxes", { count: r.boxes })}`; // R29
     if (r.upcard) summary += ` · ${t("history.upcard", { card: face(r.upcard) })}`; // R33
+  }
+  if (hand.columns) {
+    // R34: the columns of a Hollywood match this hand was entered in
+    summary += ` · ${hand.columns.length ? t("history.columns", { list: hand.columns.join(", ") }) : t("history.no_column")}`;
   }
   const running = game.players.map((id) => `${name(id)} ${hand.scores[String(id)]}`).join(" · ");
   const marks = [];

@@ -30,6 +30,7 @@ export const PRESET_OPTIONS = {
   classic: [...HAND, ...TWO_PLAYER],
   straight: [...HAND, ...TWO_PLAYER],
   oklahoma: [...HAND.filter((o) => o !== "knock_limit"), ...TWO_PLAYER, "ace", "spades_double"],
+  hollywood: [...HAND, ...TWO_PLAYER], // R34: each column a classic game
 };
 
 const DEFAULTS = {
@@ -53,6 +54,7 @@ const PRESET_DEFAULTS = {
   classic: {},
   straight: { knock_limit: 0 }, // R35
   oklahoma: { target_score: 150 }, // R33
+  hollywood: {},
 };
 
 /** An option's default under a preset. */

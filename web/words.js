@@ -10,7 +10,7 @@ export const ROLES = ["box", "captain", "sitter"];
 /** R28: the seats of a two-player hand. */
 export const TWO_SEATS = ["dealer", "non_dealer"];
 /** The presets the page plays (R27), the default first. */
-export const PRESETS = ["three_handed", "classic", "straight", "oklahoma"];
+export const PRESETS = ["three_handed", "classic", "straight", "oklahoma", "hollywood"];
 
 /** A game under a two-player preset (R27, R28); a game with no preset is three-handed. */
 export const isTwoPlayer = (game) => Boolean(game && game.rules && game.rules.preset && game.rules.preset !== "three_handed");

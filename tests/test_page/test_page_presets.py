@@ -509,3 +509,69 @@ def test_r27_a_classic_game_in_a_league_on_the_page_and_its_standings_by_preset_
         assert MISSING.findall(other.locator("body").inner_text()) == [], lang
         assert serious(other) == [], lang
         shot(other, f"league-preset-{lang}")
+
+
+HOLLYWOOD_HANDS = [  # the golden match "r34_one_hand_wins_two_columns_and_the_third_is_played_out"
+    ("dealer", 2, 32),
+    ("dealer", 2, 32),
+    ("non_dealer", 4, 14),
+    ("non_dealer", 2, 32),
+    ("dealer", 0, 20),
+    ("non_dealer", 5, 30),
+    ("dealer", 0, 10),
+    ("dealer", 8, 5),
+]
+
+
+def columns_shown(page: Page, api: Api, game_id: int, hands: int) -> dict[str, Any]:
+    """Once the page shows ``hands`` hands: each column's score and boxes of each player as the API holds them."""
+    wait_hands(page, hands)
+    game = api.get(f"/games/{game_id}")
+    assert game["hands_played"] == hands
+    for column in game["columns"]:
+        for pid in game["players"]:
+            cell = page.locator(f'.scores.columns tr[data-player="{pid}"] td[data-column="{column["number"]}"]')
+            expect(cell).to_have_attribute("data-score", str(column["scores"][str(pid)]))
+            expect(cell).to_have_attribute("data-boxes", str(column["boxes"][str(pid)]))
+    return game
+
+
+def test_r34_a_whole_hollywood_match_by_tapping_three_columns_on_a_phone_in_every_language(phones, api: Api) -> None:
+    ann, bob = api.player("Ann-hw"), api.player("Bob-hw")
+    phone = phones(viewport=PHONE)
+    page = phone.open()
+    game_id = start_two(page, "hollywood", [ann, bob], roles={"dealer": ann, "non_dealer": bob})
+    expect(page.locator(".scores.columns thead th[data-column]")).to_have_count(3)
+    for n, (seat, k, d) in enumerate(HOLLYWOOD_HANDS, start=1):
+        counts(page, seat, k, d)
+        page.click("#save")
+        game = columns_shown(page, api, game_id, n)
+        served = api.get(f"/games/{game_id}/hands/{n}")
+        expected = ", ".join(map(str, served["columns"]))
+        open_section(page, "hands")
+        title = page.locator(f'li.hand[data-number="{n}"] .hand-title')
+        expect(title).to_contain_text(f"columns: {expected}" if expected else "in no column")
+        open_section(page, "scores")
+    # R34: all three columns won; the match's totals and net (the golden file's: 1098 to 145, net 953)
+    assert game["status"] == "finished" and game["match"] == {
+        "totals": {str(ann): 1098, str(bob): 145},
+        "winner": ann,
+        "net": 953,
+    }
+    match = page.locator("section.match")
+    expect(match).to_have_attribute("data-net", "953")
+    expect(match.locator(".net")).to_have_text("Ann-hw wins the match by 953 (net).")
+    expect(page.locator("section.result[data-column]")).to_have_count(3)
+    expect(page.locator(".column-won")).to_have_count(3)
+    assert serious(page) == []
+    wide = page.evaluate("() => document.querySelector('.scores.columns').getBoundingClientRect().right")
+    assert wide <= PHONE["width"], wide  # the three columns fit a phone's width
+    shot(page, "hollywood-en")
+    for lang, locale in LOCALES.items():
+        if lang == "en":
+            continue
+        other = phones(viewport=PHONE, locale=locale).open(f"game={game_id}")
+        other.wait_for_selector(".scores.columns tbody tr")
+        assert MISSING.findall(other.locator("body").inner_text()) == [], lang
+        assert serious(other) == [], lang
+        shot(other, f"hollywood-{lang}")
