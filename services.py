@@ -20,7 +20,7 @@ from models import books as league_books
 from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
-from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand
+from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand, ruled_score
 from models.game import record_two_player_hand as record_two_player
 from models.league import PUBLIC
 from models.revisions import add_revision, latest_revision
@@ -29,9 +29,8 @@ from models.transfer import ImportedLeague, ImportedPlayer
 from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 from referee.hollywood import HollywoodState, MovedHand, verify_can_record_hollywood, verify_hollywood_correction
-from referee.preset_hand import DRAW_SCORE, HandScore
+from referee.preset_hand import HandScore
 from referee.presets import PresetRules
-from referee.scoring import Outcome, Side
 from referee.two_player import Seat, Seating
 
 
@@ -381,20 +380,8 @@ def moved_dict(moved: MovedHand) -> dict[str, Any]:
 
 
 def _preset_ruled(dispute: Dispute) -> PresetRuled:
-    ruling = dispute.ruling
-    if ruling["scorer"] is None:
-        score = DRAW_SCORE
-    else:
-        score = HandScore(
-            Outcome(ruling["outcome"]),
-            Side(ruling["scorer"]),
-            ruling["points"],
-            ruling["boxes"],
-            ruling["big_gin"],
-            ruling["base_points"],
-        )
     knocker = None if dispute.knocker is None else Seat(dispute.knocker)
-    return PresetRuled(dispute.mode, knocker, score, ruling, dispute.input)
+    return PresetRuled(dispute.mode, knocker, ruled_score(dispute.ruling), dispute.ruling, dispute.input)
 
 
 def import_league(judged: ImportedLeague, mapping: dict[int, int]) -> tuple[League, list[ImportedPlayer], str]:

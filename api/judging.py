@@ -13,6 +13,7 @@ from marshmallow import ValidationError
 
 from api.errors import INVALID_CONTENT, MALFORMED_JSON, Problem, flatten_messages, invalid
 from models.disputes import compare
+from models.game import ruled_score
 from models.transfer import ImportedDispute, ImportedGame, ImportedHand, ImportedLeague, ImportedRevision
 from referee import (
     DRAW,
@@ -502,19 +503,7 @@ def _version_record(seating: Seats, judged: _Known) -> Record:
     ruling = judged.ruling
     scorer = ruling["scorer"]
     if isinstance(seating, Seating):  # R28: a two-player hand, its boxes and big gin as ruled
-        score = (
-            DRAW_SCORE
-            if scorer is None
-            else HandScore(
-                Outcome(ruling["outcome"]),
-                Side(scorer),
-                ruling["points"],
-                ruling["boxes"],
-                ruling["big_gin"],
-                ruling["base_points"],
-            )
-        )
-        return TwoPlayerHand(seating, None if judged.knocker is None else Seat(judged.knocker), score)
+        return TwoPlayerHand(seating, None if judged.knocker is None else Seat(judged.knocker), ruled_score(ruling))
     return HandRecord(
         seating,
         None if judged.knocker is None else Role(judged.knocker),

@@ -218,8 +218,9 @@ def result_dict(rules: PresetRules, result: GameResult | None) -> dict[str, Any]
     }
 
 
-def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, Any]:
-    """A two-player game row's columns derived from its hands (R28-R31)."""
+def _seated_columns(state: TwoPlayerState | HollywoodState) -> dict[str, Any]:
+    """What every two-player game row keeps of its state (R28): scores, the next
+    seating, winner, hands played, R26 marks and boxes (R29)."""
     seating = state.seating
     return {
         "scores": {str(p): n for p, n in state.scores.items()},
@@ -228,6 +229,13 @@ def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, A
         "hands_played": state.hands_played,
         "out_of_turn": list(state.out_of_turn),
         "boxes": {str(p): n for p, n in state.boxes.items()},
+    }
+
+
+def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, Any]:
+    """A two-player game row's columns derived from its hands (R28-R31)."""
+    return {
+        **_seated_columns(state),
         "result": result_dict(rules, state.result),
         "sheet": {
             "hand_points": {str(p): n for p, n in state.sheet.hand_points.items()},
@@ -255,14 +263,9 @@ def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, An
     """A Hollywood match's game row columns derived from its hands (R34): the
     summed scores and boxes, the next seating, the player ahead once it is
     over, its three columns (in ``sheet``) and the match's result."""
-    seating, result = state.seating, state.result
+    result = state.result
     return {
-        "scores": {str(p): n for p, n in state.scores.items()},
-        "roles": None if seating is None else {k: int(v) for k, v in seating.as_dict().items()},
-        "winner": None if state.winner is None else int(state.winner),
-        "hands_played": state.hands_played,
-        "out_of_turn": list(state.out_of_turn),
-        "boxes": {str(p): n for p, n in state.boxes.items()},
+        **_seated_columns(state),
         "result": None
         if result is None
         else {
@@ -740,18 +743,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     def two_player_record(self) -> TwoPlayerHand:
         """A two-player hand as its game's fold replays it: stored seating and ruling."""
         knocker = None if self.knocker is None else Seat(self.knocker)
-        if self.scorer is None:
-            return TwoPlayerHand(self.two_player_seating, knocker, DRAW_SCORE)
-        ruling = self.ruling
-        score = HandScore(
-            Outcome(self.outcome),
-            Side(self.scorer),
-            self.points,
-            ruling["boxes"],
-            ruling["big_gin"],
-            ruling["base_points"],
-        )
-        return TwoPlayerHand(self.two_player_seating, knocker, score)
+        return TwoPlayerHand(self.two_player_seating, knocker, ruled_score(self.ruling))
 
     def record(self) -> HandRecord:
         """The hand as the referee replays it: stored seating and ruling, never re-judged."""
@@ -766,6 +758,23 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     ) -> None:
         for name, value in result_columns(knocker, score, hand_input, ruling, mode).items():
             setattr(self, name, value)
+
+
+def ruled_score(ruling: Mapping[str, Any]) -> HandScore:
+    """A two-player hand's score as its stored ruling says: its outcome,
+    scorer and points, its boxes (R29), big gin (R32) and points before a
+    spade double (R33); the draw's (R12) when nobody scored."""
+    scorer = ruling["scorer"]
+    if scorer is None:
+        return DRAW_SCORE
+    return HandScore(
+        Outcome(ruling["outcome"]),
+        Side(scorer),
+        ruling["points"],
+        ruling["boxes"],
+        ruling["big_gin"],
+        ruling["base_points"],
+    )
 
 
 def result_columns(

@@ -38,13 +38,12 @@ from sqlalchemy import ColumnElement, Row, select, true
 
 from models.database import db
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, kept_figures
-from models.game import Game, GameRow, Hand, preset_columns, replay_preset
+from models.game import Game, GameRow, Hand, preset_columns, replay_preset, ruled_score
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.ratings import rate_hands, rate_two_player_log
 from models.standings import rate_league
 from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
 from referee.hollywood import HollywoodState
-from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.stats import Figures, streaks, two_player_game_figures
 from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 
@@ -208,23 +207,9 @@ def two_player_record(hand: Row[Any]) -> tuple[TwoPlayerHand, int | None]:
     """A two-player hand as its log says (R28): the seating as played (its
     dealer kept as the row's box, its non-dealer as its captain), the
     knocker and the ruling; and the knocker's deadwood when entered by cards."""
-    ruling = hand.ruling
-    scorer = ruling["scorer"]
-    score = (
-        DRAW_SCORE
-        if scorer is None
-        else HandScore(
-            Outcome(ruling["outcome"]),
-            Side(scorer),
-            ruling["points"],
-            ruling["boxes"],
-            ruling["big_gin"],
-            ruling["base_points"],
-        )
-    )
-    deadwood = ruling["knocker"]["deadwood_count"] if hand.mode == "cards" else None
+    deadwood = hand.ruling["knocker"]["deadwood_count"] if hand.mode == "cards" else None
     knocker = None if hand.knocker is None else Seat(hand.knocker)
-    return TwoPlayerHand(Seating(hand.box, hand.captain), knocker, score), deadwood
+    return TwoPlayerHand(Seating(hand.box, hand.captain), knocker, ruled_score(hand.ruling)), deadwood
 
 
 def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
