@@ -3,8 +3,9 @@
 Flask app and a bare WSGI function doing the same work (parse the 20 cards,
 ``judge_hand``, one INSERT, commit, return the ruling as JSON; on SQLite in
 WAL mode with ``synchronous=NORMAL``, as ginref's, so that each commit is as
-durable), and ``judge_hand`` alone; and ginref's ``GET /games/{game_id}``
-(200 and 304) beside its ``/health``.
+durable), and ``judge_hand`` alone; the same hand written to a two-player
+game (the classic preset) beside the three-handed one, with their ratio; and
+ginref's ``GET /games/{game_id}`` (200 and 304) beside its ``/health``.
 
     python bench/limit.py [--n 300] [--rounds 5] [--instructions [--instruction-calls 100]]
 
@@ -52,7 +53,10 @@ from schemas.rulings import ruling_dict  # noqa: E402
 KNOCKER = ["5H", "6H", "7H", "2S", "2D", "2C", "JS", "JD", "JC", "AS"]
 DEFENDER = ["8H", "9H", "3D", "4D", "5D", "8C", "9C", "10C", "3S", "4C"]
 HAND = {"knocker": "box", "knocker_hand": {"cards": KNOCKER}, "defender_hand": {"cards": DEFENDER}}
+# R28: the same hand in a two-player game; the dealer knocks, wins and deals again (R28, classic).
+TWO_PLAYER_HAND = {**HAND, "knocker": "dealer"}
 HANDS_PER_GAME = 100  # 6 points a hand: far from the target of 1000
+THREE_HANDED, TWO_PLAYER = "three-handed", "two-player"
 
 
 def _environ(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -145,7 +149,9 @@ def bare_wsgi(path: str) -> Callable[..., Iterable[bytes]]:
 
 
 class Ginref:
-    """ginref's app on a SQLite file, with games to record hands into."""
+    """ginref's app on a SQLite file, with games to record hands into: a
+    three-handed one, and (once asked for) a two-player one of the classic
+    preset, each replaced by a new game every HANDS_PER_GAME hands."""
 
     def __init__(self, path: str) -> None:
         self.app = create_app(
@@ -158,9 +164,11 @@ class Ginref:
             db.create_all()
         players = [self._post("/api/v1/players", {"name": n})["id"] for n in ("Ann", "Bob", "Cy")]
         self.players = players
-        self.hands = 0
-        self.game: dict[str, Any] = {}
-        self._new_game()
+        self.hands: dict[str, int] = {}
+        self.games: dict[str, dict[str, Any]] = {}
+        self.writes: dict[str, dict[str, Any]] = {}
+        self._new_game(THREE_HANDED)
+        self.game = self.games[THREE_HANDED]
         self.read = _environ("GET", f"/api/v1/games/{self.game['id']}")
 
     def _post(self, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
@@ -168,35 +176,47 @@ class Ginref:
         assert status.startswith("201"), (status, out[:300])
         return json.loads(out)
 
-    def _new_game(self) -> None:
+    def _new_game(self, kind: str) -> None:
         p = self.players
-        self.game = self._post(
-            "/api/v1/games",
-            {
+        if kind == TWO_PLAYER:
+            body: dict[str, Any] = {
+                "players": p[:2],
+                "roles": {"dealer": p[0], "non_dealer": p[1]},
+                "rules": {"preset": "classic", "target_score": 1000},
+            }
+            hand = TWO_PLAYER_HAND
+        else:
+            body = {
                 "players": p,
                 "roles": {"box": p[0], "captain": p[1], "sitter": p[2]},
                 "rules": {"target_score": 1000},
-            },
-        )
-        self.write = _environ(
+            }
+            hand = HAND
+        game = self.games[kind] = self._post("/api/v1/games", body)
+        self.writes[kind] = _environ(
             "POST",
-            f"/api/v1/games/{self.game['id']}/hands",
-            HAND,
-            {"Authorization": f"Bearer {self.game['key']}", "If-Match": "*"},
+            f"/api/v1/games/{game['id']}/hands",
+            hand,
+            {"Authorization": f"Bearer {game['key']}", "If-Match": "*"},
         )
-        self.hands = 0
+        self.hands[kind] = 0
 
-    def next_write(self) -> dict[str, Any]:
-        """The request for the next hand (a new game, untimed, every HANDS_PER_GAME hands)."""
-        if self.hands == HANDS_PER_GAME:
-            self._new_game()
-        self.hands += 1
-        return self.write
+    def next_write(self, kind: str = THREE_HANDED) -> dict[str, Any]:
+        """The request for the next hand of a game of ``kind`` (a new game,
+        untimed, at first and every HANDS_PER_GAME hands)."""
+        if self.hands.get(kind, HANDS_PER_GAME) == HANDS_PER_GAME:
+            self._new_game(kind)
+        self.hands[kind] += 1
+        return self.writes[kind]
 
     def not_modified(self) -> dict[str, Any]:
         """A read of the game with its current ETag (a 304 while no hand is recorded)."""
         etag = f'"g{self.game["id"]}v{self.game["version"]}"'
         return _environ("GET", f"/api/v1/games/{self.game['id']}", headers={"If-None-Match": etag})
+
+
+WRITE = "ginref POST /games/{game_id}/hands"
+TWO_PLAYER_WRITE = "ginref POST /games/{game_id}/hands, classic"
 
 
 def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
@@ -220,14 +240,17 @@ def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
         cards_k, cards_d = [parse_card(c) for c in KNOCKER], [parse_card(c) for c in DEFENDER]
         return lambda: judge_hand(cards_k, cards_d)
 
-    def ginref_write() -> Callable[[], Any]:
-        app = ginref()
+    def ginref_write(kind: str) -> Callable[[], Callable[[], Any]]:
+        def make() -> Callable[[], Any]:
+            app = ginref()
 
-        def write() -> None:
-            status, out = _call(app.app, app.next_write())
-            assert status.startswith("201"), (status, out[:300])
+            def write() -> None:
+                status, out = _call(app.app, app.next_write(kind))
+                assert status.startswith("201"), (status, out[:300])
 
-        return write
+            return write
+
+        return make
 
     def ginref_read() -> Callable[[], Any]:
         app = ginref()
@@ -253,7 +276,8 @@ def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
         return lambda: _call(app.app, request)
 
     factories: dict[str, Callable[[], Callable[[], Any]]] = {
-        "ginref POST /games/{game_id}/hands": ginref_write,
+        WRITE: ginref_write(THREE_HANDED),
+        TWO_PLAYER_WRITE: ginref_write(TWO_PLAYER),
         "minimal Flask app, same work": minimal,
         "bare WSGI function, same work": bare,
         "judge_hand alone": judge,
@@ -350,21 +374,31 @@ def main() -> int:
     base = statistics.median(results["minimal Flask app, same work"])
     health = statistics.median(results["ginref GET /health"])
     print(f"\n{args.rounds} rounds x {args.n} calls, CPU time per call; load average {load:.1f}\n")
-    header = f"| {'variant':<34} | {'CPU median':>10} | {'range':>17} | {'x minimal Flask':>15} | {'x /health':>9} |"
+    width = max(len(name) for name in results)
+    header = f"| {'variant':<{width}} | {'CPU median':>10} | {'range':>17} "
+    header += f"| {'x minimal Flask':>15} | {'x /health':>9} |"
     if args.instructions:
         header += f" {'instructions':>12} |"
     print(header)
     print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    counts: dict[str, float | None] = {}
     for name, times in results.items():
         median = statistics.median(times)
         row = (
-            f"| {name:<34} | {median * 1e3:>7.3f} ms | {min(times) * 1e3:>6.3f}-{max(times) * 1e3:.3f} ms "
+            f"| {name:<{width}} | {median * 1e3:>7.3f} ms | {min(times) * 1e3:>6.3f}-{max(times) * 1e3:.3f} ms "
             f"| {median / base:>15.2f} | {median / health:>9.2f} |"
         )
         if args.instructions:
-            count = instructions(name, args.instruction_calls)
+            count = counts[name] = instructions(name, args.instruction_calls)
             row += f" {'n/a' if count is None else f'{count / 1e6:.2f} M':>12} |"
         print(row)
+    # R27, R28: a two-player hand's write against the three-handed one's, the same hand by cards
+    ratio = statistics.median(results[TWO_PLAYER_WRITE]) / statistics.median(results[WRITE])
+    line = f"\ntwo-player write x three-handed write: CPU {ratio:.2f}"
+    three, two = counts.get(WRITE), counts.get(TWO_PLAYER_WRITE)
+    if three and two:
+        line += f", instructions {two / three:.2f}"
+    print(line)
     print(f"\n{time.monotonic() - started:.0f} s wall time")
     return 0
 

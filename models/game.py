@@ -643,9 +643,7 @@ def record_two_player_hand(
         recorded_at=now(),
     )
     knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
-    connection = db.session.connection()
-    connection.execute(
-        _INSERT_TWO_PLAYER_HAND,
+    _INSERT_HAND.execute(
         {
             "game_id": game.id,
             "number": hand.number,
@@ -667,8 +665,7 @@ def record_two_player_hand(
         },
     )
     version = game.version + 1
-    changed = connection.execute(
-        _UPDATE_TWO_PLAYER_GAME,
+    changed = _UPDATE_TWO_PLAYER_GAME.execute(
         {
             **{"new_" + k: v for k, v in columns.items()},
             "game_id": game.id,
@@ -676,7 +673,7 @@ def record_two_player_hand(
             "new_version": version,
             "new_hands_version": version,
         },
-    ).rowcount
+    )
     if changed != 1:
         raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
     delta: dict[PlayerId, Figures] | None = None
@@ -829,9 +826,8 @@ _UPDATE_GAME = Statement(
     )
 )
 
-# A two-player hand's write (record_two_player_hand): built once, run through the Core.
-_INSERT_TWO_PLAYER_HAND = insert(_HANDS)
-_UPDATE_TWO_PLAYER_GAME = (
+# A two-player hand's write (record_two_player_hand) inserts its hand as _INSERT_HAND does.
+_UPDATE_TWO_PLAYER_GAME = Statement(
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
     .values(

@@ -164,7 +164,7 @@ class _NotCommon(Exception):  # noqa: N818 - not an error: the schema loads it
     """Not one of the three forms exactly: the schema loads it."""
 
 
-_KNOCKERS = frozenset(KNOCKERS)
+_KNOCKERS = frozenset([*KNOCKERS, *SEATS])  # as the knocker field takes them: box, captain; dealer, non_dealer (R28)
 _KNOCKER_HAND_KEYS = frozenset(["cards", "melds", "discard"])
 _DEFENDER_HAND_KEYS = frozenset(["cards", "melds", "layoffs"])
 _CARDS_INPUT_KEYS = frozenset(["knocker", "knocker_hand", "defender_hand"])

@@ -238,6 +238,32 @@ def test_a_write_runs_on_one_connection_in_one_transaction_and_a_hands_makes_no_
     assert api.client.get("/api/v1/players").get_json()["items"][-1]["name"] == "Dee"
 
 
+def test_r28_a_two_player_hands_write_makes_no_session(
+    app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A two-player hand's write, all of it Core statements as a three-handed
+    one's, runs on the request's one connection and makes no ORM session."""
+    ann, bob = players[:2]
+    game = api.new_game([ann, bob], rules={"preset": "classic"}, roles={"dealer": ann, "non_dealer": bob})
+    sessions: list[int] = []
+    real_init = Session.__init__
+
+    def init(self: Session, *args: Any, **kwargs: Any) -> None:
+        sessions.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "__init__", init)
+    api.client.auto = False  # type: ignore[attr-defined]
+    try:
+        headers = {"Authorization": f"Bearer {game['key']}", "If-Match": "*"}
+        r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("dealer", 3, 33), headers=headers)
+        assert r.status_code == 201, r.get_json()
+    finally:
+        api.client.auto = True  # type: ignore[attr-defined]
+    assert sessions == []
+    assert api.game(game["id"])["hands_played"] == 1
+
+
 def test_a_statement_without_a_column_that_has_a_default_gets_the_default(
     app: Flask, api: Api, players: list[int]
 ) -> None:
