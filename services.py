@@ -28,7 +28,13 @@ from models.security import KeyRow
 from models.transfer import ImportedLeague, ImportedPlayer
 from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
-from referee.hollywood import HollywoodState, MovedHand, verify_can_record_hollywood, verify_hollywood_correction
+from referee.hollywood import (
+    HollywoodState,
+    MovedHand,
+    advance_hollywood,
+    verify_can_record_hollywood,
+    verify_hollywood_correction,
+)
 from referee.preset_hand import HandScore
 from referee.presets import PresetRules
 from referee.two_player import Seat, Seating
@@ -187,10 +193,10 @@ def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | Non
 def record_hollywood_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
     """The next hand of a Hollywood match (R34), in the seating the match
     expects (R28); none once its three columns are won. The match is the
-    fold of its whole log again: each won hand entered in the columns R34
-    names. ``by``: the id of the key that records it."""
-    state = game.replay_two_player()
-    verify_can_record_hollywood(cast(HollywoodState, state))  # R34: a 409 once all three columns are won
+    fold of its log, advanced by this hand: each won hand entered in the
+    columns R34 names. ``by``: the id of the key that records it."""
+    state = cast(HollywoodState, game.replay_two_player())
+    verify_can_record_hollywood(state)  # R34: a 409 once all three columns are won
     seating = state.seating
     assert seating is not None
     hand = Hand(
@@ -204,7 +210,7 @@ def record_hollywood_hand(game: Game, judged: PresetJudged, *, by: int | None) -
     )
     _set_two_player_result(hand, judged)
     game.hands.append(hand)
-    game.apply_two_player(game.replay_two_player())
+    game.apply_two_player(advance_hollywood(game.preset_rules, state, hand.two_player_record()))
     db.session.flush()
     _books(game, history=True)
     add_revision(game.id, hand, "recorded", game.scores, key_id=by)

@@ -56,7 +56,9 @@ HAND = {"knocker": "box", "knocker_hand": {"cards": KNOCKER}, "defender_hand": {
 # R28: the same hand in a two-player game; the dealer knocks, wins and deals again (R28, classic).
 TWO_PLAYER_HAND = {**HAND, "knocker": "dealer"}
 HANDS_PER_GAME = 100  # 6 points a hand: far from the target of 1000
-THREE_HANDED, TWO_PLAYER = "three-handed", "two-player"
+# a Hollywood match is the fold of its log at each hand: its games last as long as a real match's
+HOLLYWOOD_HANDS = 20
+THREE_HANDED, TWO_PLAYER, HOLLYWOOD = "three-handed", "two-player", "hollywood"
 
 
 def _environ(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -178,11 +180,11 @@ class Ginref:
 
     def _new_game(self, kind: str) -> None:
         p = self.players
-        if kind == TWO_PLAYER:
+        if kind in (TWO_PLAYER, HOLLYWOOD):
             body: dict[str, Any] = {
                 "players": p[:2],
                 "roles": {"dealer": p[0], "non_dealer": p[1]},
-                "rules": {"preset": "classic", "target_score": 1000},
+                "rules": {"preset": "classic" if kind == TWO_PLAYER else "hollywood", "target_score": 1000},
             }
             hand = TWO_PLAYER_HAND
         else:
@@ -204,7 +206,8 @@ class Ginref:
     def next_write(self, kind: str = THREE_HANDED) -> dict[str, Any]:
         """The request for the next hand of a game of ``kind`` (a new game,
         untimed, at first and every HANDS_PER_GAME hands)."""
-        if self.hands.get(kind, HANDS_PER_GAME) == HANDS_PER_GAME:
+        per_game = HOLLYWOOD_HANDS if kind == HOLLYWOOD else HANDS_PER_GAME
+        if self.hands.get(kind, per_game) == per_game:
             self._new_game(kind)
         self.hands[kind] += 1
         return self.writes[kind]
@@ -217,6 +220,8 @@ class Ginref:
 
 WRITE = "ginref POST /games/{game_id}/hands"
 TWO_PLAYER_WRITE = "ginref POST /games/{game_id}/hands, classic"
+# R34: the same hand in a Hollywood match (each hand entered in the columns R34 names)
+HOLLYWOOD_WRITE = "ginref POST /games/{game_id}/hands, hollywood"
 
 
 def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
@@ -278,6 +283,7 @@ def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
     factories: dict[str, Callable[[], Callable[[], Any]]] = {
         WRITE: ginref_write(THREE_HANDED),
         TWO_PLAYER_WRITE: ginref_write(TWO_PLAYER),
+        HOLLYWOOD_WRITE: ginref_write(HOLLYWOOD),
         "minimal Flask app, same work": minimal,
         "bare WSGI function, same work": bare,
         "judge_hand alone": judge,
@@ -398,6 +404,13 @@ def main() -> int:
     three, two = counts.get(WRITE), counts.get(TWO_PLAYER_WRITE)
     if three and two:
         line += f", instructions {two / three:.2f}"
+    print(line)
+    # R34: a Hollywood match's write against a classic game's, the same hand
+    ratio = statistics.median(results[HOLLYWOOD_WRITE]) / statistics.median(results[TWO_PLAYER_WRITE])
+    line = f"hollywood write x classic write: CPU {ratio:.2f}"
+    hollywood = counts.get(HOLLYWOOD_WRITE)
+    if two and hollywood:
+        line += f", instructions {hollywood / two:.2f}"
     print(line)
     print(f"\n{time.monotonic() - started:.0f} s wall time")
     return 0

@@ -405,8 +405,9 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
             hand.scores_after = {str(p): n for p, n in running.items()}
             hand.seating_follows = hand.number not in state.out_of_turn
             hand.columns = None if entered is None else list(entered[i])
-        if self.league_id is None:  # a game outside a league keeps no figures of its hands
-            self._write_figures(kept_figures(None, [], self.players, None))
+        if self.league_id is None:  # a game outside a league keeps no figures of its hands:
+            if not self.hands:  # its rows, written when it starts, say only whose game it is
+                self._write_figures(kept_figures(None, [], self.players, None))
         else:
             log = [(hand.two_player_record(), hand.knocker_deadwood) for hand in self.hands]
             self._write_figures(two_player_game_figures(log, self.players, state.winner))
