@@ -408,7 +408,7 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
     cut = game["cut"]
     if isinstance(state, TwoPlayerState | HollywoodState):
         two = [(cast(TwoPlayerHand, record), deadwood) for record, deadwood in log]
-        figures = two_player_game_figures(two, players, state.winner)
+        figures = two_player_game_figures(two, players, state.winner, finished=state.finished)
     else:
         figures = game_figures([cast(HandRecord, record) for record, _ in log], players, state.winner)
     return ImportedGame(

@@ -410,7 +410,7 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
                 self._write_figures(kept_figures(None, [], self.players, None))
         else:
             log = [(hand.two_player_record(), hand.knocker_deadwood) for hand in self.hands]
-            self._write_figures(two_player_game_figures(log, self.players, state.winner))
+            self._write_figures(two_player_game_figures(log, self.players, state.winner, finished=state.finished))
 
     def _store_figures(self, state: GameState) -> None:
         """Rewrite this game's per-player figures (models.figures.kept_figures)."""

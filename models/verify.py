@@ -256,7 +256,7 @@ def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
     if game.league_id is None:
         kept = kept_figures(None, [], game.players, None)
     else:
-        kept = two_player_game_figures(log, game.players, state.winner)
+        kept = two_player_game_figures(log, game.players, state.winner, finished=state.finished)
     figures = {int(p): f for p, f in kept.items()}
     _compare_figures(stored, figures, checked)
     return Recount(game, records, state, figures)

@@ -100,11 +100,13 @@ def game_figures(
     return out
 
 
-def finish(out: dict[PlayerId, Figures], winner: PlayerId) -> None:
-    """The game is won (R20): finished for all three, won for one."""
+def finish(out: dict[PlayerId, Figures], winner: PlayerId | None) -> None:
+    """The game is won (R20): finished for all its players, won for one; a
+    Hollywood match that ends with equal totals (R34) is won by none."""
     for figures in out.values():
         figures.games_finished = 1
-    out[winner].games_won = 1
+    if winner is not None:
+        out[winner].games_won = 1
 
 
 def add_hand(out: dict[PlayerId, Figures], hand: HandRecord) -> None:
@@ -139,11 +141,17 @@ def add_hand(out: dict[PlayerId, Figures], hand: HandRecord) -> None:
 
 
 def two_player_game_figures(
-    hands: Sequence[tuple[TwoPlayerHand, int | None]], players: Iterable[PlayerId], winner: PlayerId | None
+    hands: Sequence[tuple[TwoPlayerHand, int | None]],
+    players: Iterable[PlayerId],
+    winner: PlayerId | None,
+    *,
+    finished: bool | None = None,
 ) -> dict[PlayerId, Figures]:
     """Each player's figures for one two-player game (R28-R30): the sum of
     :func:`add_two_player_hand` over its hands (each with the knocker's
-    deadwood when entered by cards), plus the game's result.
+    deadwood when entered by cards), plus the game's result. ``finished``
+    (by default: whether it has a winner) counts a Hollywood match that
+    ended with equal totals, which none won (R34).
 
     >>> from referee.preset_hand import HandScore
     >>> from referee.scoring import Side
@@ -158,11 +166,14 @@ def two_player_game_figures(
     (2, 1, 2, 45, 1)
     >>> f[1].hands_won_non_dealer, f[1].undercuts_made, f[1].points, f[1].hands_sat_out
     (1, 1, 30, 0)
+    >>> even = two_player_game_figures(hands, [1, 2], winner=None, finished=True)
+    >>> [(even[p].games_finished, even[p].games_won) for p in (1, 2)]
+    [(1, 0), (1, 0)]
     """
     out = {p: Figures(games_played=1) for p in players}
     for hand, knocker_deadwood in hands:
         add_two_player_hand(out, hand, knocker_deadwood)
-    if winner is not None:
+    if winner is not None if finished is None else finished:
         finish(out, winner)
     return out
 

@@ -254,3 +254,26 @@ def test_r26_r34_undo_and_an_upheld_dispute_re_derive_the_columns(app: Flask, ap
     assert state["columns"][0]["scores"] == {str(a): 20, str(b): dispute["ruling"]["points"]}
     with app.app_context():
         assert verify_books() == []
+
+
+def test_r34_a_match_that_ends_even_is_finished_with_no_winner_and_counts_as_finished_in_a_league(
+    app: Flask, api: Api
+) -> None:
+    a, b = api.player("Ann-even"), api.player("Bob-even")
+    league = _ok(api.post("/leagues", {"name": "Even", "members": [a, b]}), 201)
+    rules = {"preset": "hollywood", "target_score": 10, "gin_bonus": 0, "undercut_bonus": 0, "box_bonus": 0}
+    rules |= {"game_bonus": 0, "shutout": "none"}  # the totals are the hand points alone
+    body = {"players": [a, b], "league_id": league["id"], "rules": rules, "roles": {"dealer": a, "non_dealer": b}}
+    gid = _ok(api.post("/games", body), 201)["id"]
+    for knocker, k, d in (("dealer", 0, 10), ("non_dealer", 0, 20), ("dealer", 5, 10), ("non_dealer", 0, 15)):
+        body = {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
+        _ok(api.client.post(f"{BASE}/games/{gid}/hands", json=body), 201)
+    # Ann's 10 wins column 1, Bob's 20 column 2; in column 3 Bob's 5, then Ann's 15 wins it: 25 each (R34)
+    state = api.game(gid)
+    assert [h["columns"] for h in api.hands(gid)] == [[1], [2], [3], [3]]
+    assert state["status"] == "finished" and state["winner"] is None
+    assert state["match"] == {"totals": {str(a): 25, str(b): 25}, "winner": None, "net": 0}
+    rows = _ok(api.client.get(f"{BASE}/leagues/{league['id']}/standings", query_string={"preset": "hollywood"}))
+    assert [(r["games_finished"], r["games_won"]) for r in rows["items"]] == [(1, 0), (1, 0)]
+    with app.app_context():
+        assert verify_league(league["id"]) == []
