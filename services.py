@@ -28,6 +28,7 @@ from models.security import KeyRow
 from models.transfer import ImportedLeague, ImportedPlayer
 from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
+from referee.cutthroat import CutthroatSeating, CutthroatState, verify_can_record_cutthroat
 from referee.hollywood import (
     HollywoodState,
     MovedHand,
@@ -37,7 +38,7 @@ from referee.hollywood import (
 )
 from referee.preset_hand import HandScore
 from referee.presets import PresetRules
-from referee.two_player import Seat, Seating
+from referee.two_player import Seat, Seating, TwoPlayerHand
 
 
 class Judged(Protocol):
@@ -135,7 +136,7 @@ class PresetJudged(Protocol):
 
 def start_two_player_game(
     players: list[int],
-    seating: Seating,
+    seating: Seating | CutthroatSeating,
     rules: PresetRules,
     *,
     league_id: int | None,
@@ -143,8 +144,8 @@ def start_two_player_game(
     cut: dict[str, str] | None,
     visibility: str = PUBLIC,
 ) -> tuple[Game, str | None]:
-    """A new game under a two-player preset (R27, R28), and its own key when
-    it is outside a league (shown once). ``visibility`` is a game's outside
+    """A new game under a two-player preset (R27, R28) or cutthroat (R36, its
+    sitter seated too), and its own key when it is outside a league (shown once). ``visibility`` is a game's outside
     a league; one in a league follows its league's."""
     game = Game(
         visibility=None if league_id is not None else visibility,
@@ -155,7 +156,7 @@ def start_two_player_game(
         cut=cut,
         first_box=int(seating.dealer),
         first_captain=int(seating.non_dealer),
-        first_sitter=None,
+        first_sitter=int(seating.sitter) if isinstance(seating, CutthroatSeating) else None,
         version=0,
     )
     db.session.add(game)
@@ -210,7 +211,35 @@ def record_hollywood_hand(game: Game, judged: PresetJudged, *, by: int | None) -
     )
     _set_two_player_result(hand, judged)
     game.hands.append(hand)
-    game.apply_two_player(advance_hollywood(game.preset_rules, state, hand.two_player_record()))
+    game.apply_two_player(advance_hollywood(game.preset_rules, state, cast(TwoPlayerHand, hand.two_player_record())))
+    db.session.flush()
+    _books(game, history=True)
+    add_revision(game.id, hand, "recorded", game.scores, key_id=by)
+    add_event(game.id, game.version, "hand_recorded", hand.number)
+    return hand
+
+
+def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
+    """The next hand of a cutthroat game (R36), in the seating the game
+    expects: the dealer and non-dealer play, the sitter sits out; none after
+    the win. The game is the fold of its log, with this hand. ``by``:
+    the id of the key that records it."""
+    state = cast(CutthroatState, game.replay_two_player())
+    verify_can_record_cutthroat(state)  # R36: a 409 naming the winner
+    seating = state.seating
+    assert seating is not None
+    hand = Hand(
+        number=state.hands_played + 1,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=int(seating.sitter),
+        scores_after={},
+        seating_follows=True,
+        recorded_at=now(),
+    )
+    _set_two_player_result(hand, judged)
+    game.hands.append(hand)
+    game.apply_two_player(game.replay_two_player())  # its running scores, each hand's, with it
     db.session.flush()
     _books(game, history=True)
     add_revision(game.id, hand, "recorded", game.scores, key_id=by)
@@ -287,11 +316,11 @@ def correct_hand(
     version joins its revisions, with the key, the reason and the dispute
     that led to it."""
     if game.hollywood:
-        before = game.two_player_records()
+        before = cast(list[TwoPlayerHand], game.two_player_records())
         _set_two_player_result(hand, cast(PresetJudged, judged))
         # R26, R34: refused when it would end the match before its last hand; says which hands moved
-        after = game.two_player_records()
-        correction = verify_hollywood_correction(game.preset_rules, game.first_seating, before, after)
+        after = cast(list[TwoPlayerHand], game.two_player_records())
+        correction = verify_hollywood_correction(game.preset_rules, cast(Seating, game.first_seating), before, after)
         hand.corrected_at = now()
         game.apply_two_player(correction.state)
         game.sheet = {**(game.sheet or {}), "moved": [moved_dict(m) for m in correction.moved]}

@@ -20,8 +20,9 @@ from models.revisions import has_revisions
 from models.security import KeyRow, key_reads
 from models.visibility import public_games
 from referee import Roles, Rules, verify_seating
-from referee.presets import PresetRules, resolve_rules
-from referee.two_player import verify_first_seating
+from referee.cutthroat import CutthroatSeating, verify_cutthroat_seating
+from referee.presets import Preset, PresetRules, resolve_rules
+from referee.two_player import Seating, verify_first_seating
 from schemas.events import EventArgsSchema, EventListSchema
 from schemas.games import (
     GameCreatedSchema,
@@ -77,15 +78,22 @@ def _league_of(data: dict[str, Any]) -> int | None:
 
 
 def _start_two_player_game(data: dict[str, Any]) -> tuple[Game | WithKey, int, dict[str, str]]:
-    """R27, R28: a game under a two-player preset, seated by the cut or the dealer."""
+    """R27, R28: a game under a two-player preset, seated by the cut or the
+    dealer; R36: a cutthroat game of three, seated by the cut or the roles."""
     players: list[int] = data["players"]
     _known_players(players)
     roles = data.get("roles")
+    cutthroat = data["rules"].preset is Preset.CUTTHROAT
     if roles is not None and sorted(roles.values()) != sorted(players):
-        raise invalid(
-            "roles", "dealer and non_dealer must be the game's two players (R28)", offending=roles, rule="R28"
-        )
-    seating = verify_first_seating(players, dealer=None if roles is None else roles["dealer"], cut=data.get("cut"))
+        wanted = "dealer, non_dealer and sitter must be the game's three players (R36)"
+        if not cutthroat:
+            wanted = "dealer and non_dealer must be the game's two players (R28)"
+        raise invalid("roles", wanted, offending=roles, rule="R36" if cutthroat else "R28")
+    seating: Seating | CutthroatSeating
+    if cutthroat:
+        seating = verify_cutthroat_seating(players, roles=roles, cut=data.get("cut"))
+    else:
+        seating = verify_first_seating(players, dealer=None if roles is None else roles["dealer"], cut=data.get("cut"))
     game, key = services.start_two_player_game(
         players,
         seating,

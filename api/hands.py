@@ -56,15 +56,18 @@ def _check_two_player_seating(
     given: dict[str, int] | None, seating: dict[str, int] | None, players: list[int], *, number: int | None = None
 ) -> None:
     """A two-player hand that names its dealer and non_dealer is recorded only
-    in those seats (R28): the next hand's, or (``number``) those it was played in."""
+    in those seats (R28): the next hand's, or (``number``) those it was played
+    in; a cutthroat hand's may name its sitter too (R36)."""
     if given is None or seating is None:
         return
     if "dealer" not in given:
         raise invalid("seating", "a two-player hand names its dealer and non_dealer (R28)", offending=given, rule="R28")
+    if "sitter" in given and "sitter" not in seating:
+        raise invalid("seating.sitter", "a two-player hand has no sitter (R28)", offending=given["sitter"], rule="R28")
     for role, player in given.items():
         if player not in players:
             raise invalid(f"seating.{role}", f"player {player} does not play in this game", offending=player)
-    if given["dealer"] == given["non_dealer"]:
+    if len(set(given.values())) < len(given):
         raise invalid("seating", "one player named in two seats", offending=given)
     if any(int(seating[role]) != player for role, player in given.items()):
         raise seating_moved(given, {k: int(v) for k, v in seating.items()}, number=number)
@@ -103,6 +106,22 @@ def _record_hollywood_hand(
     )
 
 
+def _record_cutthroat_hand(
+    data: dict[str, Any], game_id: int, row: GameRow, credential: KeyRow
+) -> tuple[HandInGame, int, dict[str, str]]:
+    """The next hand of a cutthroat game (R36): judged as a two-player hand
+    between its dealer and non-dealer while the third sits out."""
+    _check_two_player_seating(data.pop("seating", None), row.roles, row.players)
+    judged = judge_preset_input(data, row.preset_rules)
+    game = load_game(game_id)  # the guard holds its row locked
+    hand = services.record_cutthroat_hand(game, judged, by=credential.id)
+    return (
+        HandInGame(hand, game),
+        201,
+        {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
+    )
+
+
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
@@ -125,6 +144,8 @@ class Hands(MethodView):
         # the game: read and locked by the guard, with the key and If-Match
         if game.hollywood:
             return _record_hollywood_hand(data, game_id, game, credential)
+        if game.cutthroat:
+            return _record_cutthroat_hand(data, game_id, game, credential)
         if game.two_player:
             return _record_two_player_hand(data, game_id, game, credential)
         verify_three_handed_input(data)

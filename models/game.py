@@ -21,6 +21,14 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.database import Statement, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
+from referee.cutthroat import (
+    CutthroatHand,
+    CutthroatResult,
+    CutthroatSeating,
+    CutthroatState,
+    explain_cutthroat_result,
+    replay_cutthroat,
+)
 from referee.game import advance
 from referee.hollywood import Column, HollywoodState, replay_hollywood
 from referee.preset_hand import DRAW_SCORE, HandScore
@@ -39,6 +47,11 @@ from referee.two_player import (
 )
 
 HOLLYWOOD = Preset.HOLLYWOOD.value
+CUTTHROAT = Preset.CUTTHROAT.value
+
+#: a game's fold under a preset (R28-R36), and a hand of it as the fold replays it
+PresetState = TwoPlayerState | HollywoodState | CutthroatState
+PresetHand = TwoPlayerHand | CutthroatHand
 
 
 def game_etag(game_id: int, version: int) -> str:
@@ -95,6 +108,11 @@ class GameView:
         return self.rules.get("preset") == HOLLYWOOD
 
     @property
+    def cutthroat(self) -> bool:
+        """R36: three players, two of whom play each hand while the third sits out."""
+        return self.rules.get("preset") == CUTTHROAT
+
+    @property
     def match_columns(self) -> list[dict[str, Any]] | None:
         """R34: a Hollywood match's three columns as its row keeps them (None for any other game)."""
         return None if not self.hollywood or self.sheet is None else list(self.sheet["columns"])
@@ -120,13 +138,15 @@ class GameView:
         return stored_rules(self.rules)
 
     @property
-    def first_seats(self) -> Roles | Seating:
-        """The first hand's roles (R8), or its dealer and non-dealer (R28)."""
+    def first_seats(self) -> Roles | Seating | CutthroatSeating:
+        """The first hand's roles (R8), or its dealer and non-dealer (R28), and its sitter in cutthroat (R36)."""
         return self.first_seating if self.two_player else self.first_roles
 
     @property
-    def first_seating(self) -> Seating:
-        """R28: who dealt the first hand of a two-player game."""
+    def first_seating(self) -> Seating | CutthroatSeating:
+        """R28: who dealt the first hand of a two-player game; R36: and who sat it out, in cutthroat."""
+        if self.first_sitter is not None:
+            return CutthroatSeating(self.first_box, self.first_captain, self.first_sitter)
         return Seating(self.first_box, self.first_captain)
 
     @property
@@ -218,7 +238,35 @@ def result_dict(rules: PresetRules, result: GameResult | None) -> dict[str, Any]
     }
 
 
-def _seated_columns(state: TwoPlayerState | HollywoodState) -> dict[str, Any]:
+def cutthroat_result_dict(rules: PresetRules, result: CutthroatResult | None) -> dict[str, Any] | None:
+    """R36: a finished cutthroat game's result as the game row keeps it: the
+    winner, the players shut out, each player's total with its parts, each
+    pair's net (the one ahead first), and its explanation."""
+    if result is None:
+        return None
+    steps = [
+        {"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text}
+        for s in explain_cutthroat_result(rules, result)
+    ]
+    return {
+        "winner": int(result.winner),
+        "shut_out": [int(p) for p in result.shut_out],
+        "totals": {
+            str(p): {
+                "hand_points": t.hand_points,
+                "box_bonus": t.box_bonus,
+                "game_bonus": t.game_bonus,
+                "shutout": t.shutout,
+                "total": t.total,
+            }
+            for p, t in result.totals.items()
+        },
+        "nets": [{"ahead": int(n.ahead), "behind": int(n.behind), "net": n.net} for n in result.nets],
+        "explanation": steps,
+    }
+
+
+def _seated_columns(state: PresetState) -> dict[str, Any]:
     """What every two-player game row keeps of its state (R28): scores, the next
     seating, winner, hands played, R26 marks and boxes (R29)."""
     seating = state.seating
@@ -232,11 +280,13 @@ def _seated_columns(state: TwoPlayerState | HollywoodState) -> dict[str, Any]:
     }
 
 
-def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, Any]:
-    """A two-player game row's columns derived from its hands (R28-R31)."""
+def two_player_columns(rules: PresetRules, state: TwoPlayerState | CutthroatState) -> dict[str, Any]:
+    """A two-player game row's columns derived from its hands (R28-R31), or a cutthroat game's (R36)."""
     return {
         **_seated_columns(state),
-        "result": result_dict(rules, state.result),
+        "result": cutthroat_result_dict(rules, state.result)
+        if isinstance(state, CutthroatState)
+        else result_dict(rules, state.result),
         "sheet": {
             "hand_points": {str(p): n for p, n in state.sheet.hand_points.items()},
             "hands_won": {str(p): n for p, n in state.sheet.hands_won.items()},
@@ -277,16 +327,18 @@ def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, An
     }
 
 
-def replay_preset(
-    rules: PresetRules, first: Seating, hands: Sequence[TwoPlayerHand]
-) -> TwoPlayerState | HollywoodState:
-    """R26: a two-player game's fold: a Hollywood match's three columns (R34), or one game (R28-R31)."""
+def replay_preset(rules: PresetRules, first: Seating | CutthroatSeating, hands: Sequence[PresetHand]) -> PresetState:
+    """R26: a preset game's fold: a Hollywood match's three columns (R34), a
+    cutthroat game of three (R36), or one game of two (R28-R31)."""
+    if isinstance(first, CutthroatSeating):
+        return replay_cutthroat(rules, first, cast(Sequence[CutthroatHand], hands))
+    two = cast(Sequence[TwoPlayerHand], hands)
     if rules.preset is Preset.HOLLYWOOD:
-        return replay_hollywood(rules, first, hands)
-    return replay_two_player(rules, first, hands)
+        return replay_hollywood(rules, first, two)
+    return replay_two_player(rules, first, two)
 
 
-def preset_columns(rules: PresetRules, state: TwoPlayerState | HollywoodState) -> dict[str, Any]:
+def preset_columns(rules: PresetRules, state: PresetState) -> dict[str, Any]:
     """A two-player game row's derived columns, for either fold (:func:`replay_preset`)."""
     if isinstance(state, HollywoodState):
         return hollywood_columns(rules, state)
@@ -384,14 +436,14 @@ class Game(GameView, db.Model):  # type: ignore[name-defined,misc]
             hand.seating_follows = hand.number not in state.out_of_turn
         self._store_figures(state)
 
-    def two_player_records(self) -> list[TwoPlayerHand]:
+    def two_player_records(self) -> list[PresetHand]:
         return [hand.two_player_record() for hand in self.hands]
 
-    def replay_two_player(self) -> TwoPlayerState | HollywoodState:
+    def replay_two_player(self) -> PresetState:
         """R26: the two-player game's state, the fold of its hands' stored rulings."""
         return replay_preset(self.preset_rules, self.first_seating, self.two_player_records())
 
-    def apply_two_player(self, state: TwoPlayerState | HollywoodState) -> None:
+    def apply_two_player(self, state: PresetState) -> None:
         """Store a two-player game's full replay: the state on the game (with its
         boxes and result, or a Hollywood match's columns), the running scores,
         R26 marks and (R34) the columns each hand was entered in on its hands.
@@ -729,19 +781,27 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
 
     @property
-    def seats(self) -> Roles | Seating:
-        """The hand's roles (R8), or its dealer and non-dealer (R28)."""
-        return self.two_player_seating if self.sitter is None else self.seating
+    def seats(self) -> Roles | Seating | CutthroatSeating:
+        """The hand's roles (R8), or its dealer and non-dealer (R28), and its sitter in cutthroat (R36)."""
+        if self.sitter is None or self.game.cutthroat:
+            return self.two_player_seating
+        return self.seating
 
     @property
-    def two_player_seating(self) -> Seating:
-        """R28: a two-player hand's dealer (kept as its box) and non-dealer (its captain)."""
+    def two_player_seating(self) -> Seating | CutthroatSeating:
+        """R28: a two-player hand's dealer (kept as its box) and non-dealer (its
+        captain); R36: in cutthroat, the player who sat it out (its sitter)."""
+        if self.sitter is not None:
+            return CutthroatSeating(self.box, self.captain, self.sitter)
         return Seating(self.box, self.captain)
 
-    def two_player_record(self) -> TwoPlayerHand:
-        """A two-player hand as its game's fold replays it: stored seating and ruling."""
+    def two_player_record(self) -> PresetHand:
+        """A two-player (or cutthroat) hand as its game's fold replays it: stored seating and ruling."""
         knocker = None if self.knocker is None else Seat(self.knocker)
-        return TwoPlayerHand(self.two_player_seating, knocker, ruled_score(self.ruling))
+        seating = self.two_player_seating
+        if isinstance(seating, CutthroatSeating):
+            return CutthroatHand(seating, knocker, ruled_score(self.ruling))
+        return TwoPlayerHand(seating, knocker, ruled_score(self.ruling))
 
     def record(self) -> HandRecord:
         """The hand as the referee replays it: stored seating and ruling, never re-judged."""

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.database import Statement, UTCDateTime, db, insert_rows, now
 from models.game import Game, Hand, HandRow
 from referee import Roles
+from referee.cutthroat import CutthroatSeating
 from referee.two_player import Seating
 
 #: What a revision did (schemas.fields.REVISION_ACTIONS lists the same for the API).
@@ -59,9 +60,13 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
         return Roles(box=self.box, captain=self.captain, sitter=cast(int, self.sitter))
 
     @property
-    def seats(self) -> Roles | Seating:
-        """The hand's roles (R8), or its dealer and non-dealer (R28)."""
-        return Seating(self.box, self.captain) if self.sitter is None else self.seating
+    def seats(self) -> Roles | Seating | CutthroatSeating:
+        """The hand's roles (R8), or its dealer and non-dealer (R28), and its sitter in cutthroat (R36)."""
+        if self.sitter is None:
+            return Seating(self.box, self.captain)
+        if self.game.cutthroat:
+            return CutthroatSeating(self.box, self.captain, self.sitter)
+        return self.seating
 
 
 _REVISIONS = HandRevision.__table__

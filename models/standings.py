@@ -298,9 +298,9 @@ def _two_player_games(league_id: int) -> dict[int, str]:
 def rate_league(league_id: int) -> tuple[dict[str, dict[int, list[float]]], dict[str, Any] | None]:
     """Each preset's ratings over the league's hands of that preset, in rating
     order (R27): the three-handed game's by ``rate_log``, a two-player
-    preset's by ``rate_two_player_log`` (a two-player hand's row keeps its
-    dealer as its box, its non-dealer as its captain); and the position of
-    the last hand."""
+    preset's and cutthroat's by ``rate_two_player_log`` (a two-player hand's
+    row keeps its dealer as its box, its non-dealer as its captain; a
+    cutthroat hand's sitter is not rated); and the position of the last hand."""
     presets = _two_player_games(league_id)
     if not presets:  # the whole log is three-handed: read as ``rate_log`` takes it
         rows, last = league_seatings(league_id)
@@ -310,7 +310,10 @@ def rate_league(league_id: int) -> tuple[dict[str, dict[int, list[float]]], dict
     logs: dict[str, list[tuple[Any, ...]]] = {}
     for game_id, box, captain, sitter, won in rows:
         preset = presets.get(game_id, THREE_HANDED)
-        logs.setdefault(preset, []).append((box, captain, won) if sitter is None else (box, captain, sitter, won))
+        # R27, R28, R36: a two-player or cutthroat hand rates its dealer (its box) against its non-dealer
+        logs.setdefault(preset, []).append(
+            (box, captain, sitter, won) if preset == THREE_HANDED else (box, captain, won)
+        )
     return {
         preset: rate_log(log) if preset == THREE_HANDED else rate_two_player_log(log) for preset, log in logs.items()
     }, last

@@ -38,14 +38,15 @@ from sqlalchemy import ColumnElement, Row, select, true
 
 from models.database import db
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, kept_figures
-from models.game import Game, GameRow, Hand, preset_columns, replay_preset, ruled_score
+from models.game import Game, GameRow, Hand, PresetHand, PresetState, preset_columns, replay_preset, ruled_score
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
 from models.ratings import rate_hands, rate_two_player_log
 from models.standings import rate_league
 from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
+from referee.cutthroat import CutthroatHand, CutthroatSeating
 from referee.hollywood import HollywoodState
 from referee.stats import Figures, streaks, two_player_game_figures
-from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
+from referee.two_player import Seat, Seating, TwoPlayerHand
 
 #: how far a stored rating may be from its recount
 TOLERANCE = 1e-9
@@ -84,8 +85,8 @@ class Recount:
     A two-player game's (R28) records and state are the two-player fold's."""
 
     game: GameRow
-    records: list[HandRecord] | list[TwoPlayerHand] | None
-    state: GameState | TwoPlayerState | HollywoodState | None
+    records: list[HandRecord] | list[PresetHand] | None
+    state: GameState | PresetState | None
     figures: dict[int, Figures] | None
 
     @property
@@ -203,13 +204,17 @@ def recount_game(stored: Stored, checked: Checked) -> Recount:
     return Recount(game, records, state, figures)
 
 
-def two_player_record(hand: Row[Any]) -> tuple[TwoPlayerHand, int | None]:
+def two_player_record(hand: Row[Any]) -> tuple[PresetHand, int | None]:
     """A two-player hand as its log says (R28): the seating as played (its
-    dealer kept as the row's box, its non-dealer as its captain), the
-    knocker and the ruling; and the knocker's deadwood when entered by cards."""
+    dealer kept as the row's box, its non-dealer as its captain, and in
+    cutthroat its sitter, R36), the knocker and the ruling; and the
+    knocker's deadwood when entered by cards."""
     deadwood = hand.ruling["knocker"]["deadwood_count"] if hand.mode == "cards" else None
     knocker = None if hand.knocker is None else Seat(hand.knocker)
-    return TwoPlayerHand(Seating(hand.box, hand.captain), knocker, ruled_score(hand.ruling)), deadwood
+    score = ruled_score(hand.ruling)
+    if hand.sitter is not None:
+        return CutthroatHand(CutthroatSeating(hand.box, hand.captain, hand.sitter), knocker, score), deadwood
+    return TwoPlayerHand(Seating(hand.box, hand.captain), knocker, score), deadwood
 
 
 def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
@@ -217,7 +222,7 @@ def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
     game = stored.game
     where = f"game {game.id}"
     checked.differ(where, "hand numbers", [h.number for h in stored.hands], list(range(1, len(stored.hands) + 1)))
-    log: list[tuple[TwoPlayerHand, int | None]] = []
+    log: list[tuple[PresetHand, int | None]] = []
     for hand in stored.hands:
         at = f"{where} hand {hand.number}"
         try:
@@ -225,7 +230,8 @@ def _recount_two_player(stored: Stored, checked: Checked) -> Recount:
         except (KeyError, TypeError, ValueError) as err:  # RefereeError is a ValueError
             checked.differences.append(f"{at}: the hand log cannot be read ({err!r})")
             return Recount(game, None, None, None)
-        if hand.sitter is not None or sorted((hand.box, hand.captain)) != sorted(game.players):
+        seated = [hand.box, hand.captain] + ([] if hand.sitter is None else [hand.sitter])
+        if sorted(seated) != sorted(game.players):
             checked.differences.append(f"{at}: seating {record.seating.as_dict()} is not the game's players")
             return Recount(game, None, None, None)
         score = record.score
@@ -291,13 +297,15 @@ def _presence(row: object) -> str:
 # --- leagues ----------------------------------------------------------------------------------
 
 
-def _hand_key(record: HandRecord | TwoPlayerHand) -> tuple[Any, ...]:
+def _hand_key(record: HandRecord | PresetHand) -> tuple[Any, ...]:
     """A hand as models.standings._league_hands orders games with the same played_at: by
-    content (a two-player hand's dealer and non-dealer as its box and captain)."""
-    if isinstance(record, TwoPlayerHand):
-        seats: tuple[Any, ...] = (record.seating.dealer, record.seating.non_dealer, None)
+    content (a two-player hand's dealer and non-dealer as its box and captain, R28, and a
+    cutthroat hand's sitter as its sitter, R36)."""
+    if isinstance(record, HandRecord):
+        seats: tuple[Any, ...] = (record.roles.box, record.roles.captain, record.roles.sitter)
     else:
-        seats = (record.roles.box, record.roles.captain, record.roles.sitter)
+        seating = record.seating
+        seats = (seating.dealer, seating.non_dealer, seating.sitter if isinstance(seating, CutthroatSeating) else None)
     return tuple(
         "" if v is None else v
         for v in (
@@ -312,7 +320,7 @@ def _hand_key(record: HandRecord | TwoPlayerHand) -> tuple[Any, ...]:
 
 def rating_order(
     recounts: Iterable[Recount],
-) -> tuple[list[tuple[str, HandRecord | TwoPlayerHand]], dict[str, Any] | None]:
+) -> tuple[list[tuple[str, HandRecord | PresetHand]], dict[str, Any] | None]:
     """The league's hands in rating order (models.standings.rate_league),
     each with its game's preset (R27): games by played_at, those with the
     same played_at by their hands' content (then id), and each game's hands
@@ -418,14 +426,15 @@ def _check_ratings(league: League, recounts: list[Recount], checked: Checked) ->
 
 
 def _rate_by_preset(
-    log: list[tuple[str, HandRecord | TwoPlayerHand]],
+    log: list[tuple[str, HandRecord | PresetHand]],
 ) -> dict[tuple[str, int], tuple[float, float, int]]:
-    """Each (preset, player)'s rating over the log, each preset rated on its own (R27)."""
+    """Each (preset, player)'s rating over the log, each preset rated on its own (R27): a
+    two-player or cutthroat hand (R28, R36) rates its dealer against its non-dealer."""
     three = [record for preset, record in log if isinstance(record, HandRecord)]
     rated = {(THREE_HANDED, int(p)): r for p, r in rate_hands(three).items()}
     two: dict[str, list[tuple[int, int, bool | None]]] = {}
     for preset, record in log:
-        if isinstance(record, TwoPlayerHand):
+        if not isinstance(record, HandRecord):
             winner = record.winner
             seating = record.seating
             won = None if winner is None else winner is Seat.DEALER

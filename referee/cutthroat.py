@@ -32,10 +32,11 @@ from itertools import combinations
 from referee.cards import Card
 from referee.errors import CutError, GameStateError, RolesError
 from referee.preset_hand import HandScore
-from referee.presets import PresetRules
+from referee.presets import PresetRules, Shutout
 from referee.roles import PlayerId
 from referee.scoring import Outcome, Side
 from referee.sheet import PlayerTotal, ScoreSheet, new_sheet
+from referee.steps import SheetCode, Step
 from referee.two_player import Seat
 
 
@@ -222,6 +223,73 @@ def cutthroat_result(rules: PresetRules, sheet: ScoreSheet) -> CutthroatResult |
         ahead, behind = (a, b) if totals[a].total >= totals[b].total else (b, a)
         nets.append(PairNet(ahead, behind, totals[ahead].total - totals[behind].total))
     return CutthroatResult(sheet.winner, totals, sheet.shut_out, tuple(nets))
+
+
+def explain_cutthroat_result(rules: PresetRules, result: CutthroatResult) -> tuple[Step, ...]:
+    """The steps of a cutthroat result (R29-R31, R36): each player's box
+    bonuses, the game bonus to the winner, the shutouts (``double`` once,
+    ``plus_100`` for each player shut out), each total, and each pair's net.
+
+    >>> from referee.presets import resolve_rules
+    >>> rules = resolve_rules("cutthroat", {"target_score": 10, "shutout": "plus_100"})
+    >>> sheet = new_sheet(("ann", "bob", "cy")).enter(rules, "ann", 12, 1)
+    >>> for step in explain_cutthroat_result(rules, cutthroat_result(rules, sheet))[2:4]:
+    ...     print(step.text)
+    Player bob won no hand, a shutout: player ann's game bonus is increased by 100 (R31)
+    Player cy won no hand, a shutout: player ann's game bonus is increased by 100 (R31)
+    """
+    winner = result.winner
+    won = result.totals[winner]
+    steps: list[Step] = []
+    for player, total in result.totals.items():
+        if total.box_bonus:
+            steps.append(
+                Step.of(
+                    SheetCode.BOX_BONUS,
+                    player=player,
+                    boxes=total.box_bonus // rules.box_bonus,
+                    box_bonus=rules.box_bonus,
+                    box_points=total.box_bonus,
+                )
+            )
+    steps.append(Step.of(SheetCode.GAME_BONUS, player=winner, game_bonus=won.game_bonus))
+    shut_out = result.shut_out
+    if won.shutout and rules.shutout is Shutout.DOUBLE:
+        if len(shut_out) == 1:
+            step = Step.of(SheetCode.SHUTOUT_DOUBLE, player=winner, loser=shut_out[0], shutout_points=won.shutout)
+        else:
+            first, other = shut_out
+            step = Step.of(
+                SheetCode.SHUTOUT_DOUBLE_TWO, player=winner, loser=first, other=other, shutout_points=won.shutout
+            )
+        steps.append(step)
+    elif won.shutout:
+        for player in shut_out:
+            steps.append(Step.of(SheetCode.SHUTOUT_PLUS_100, player=winner, loser=player, shutout_points=100))
+    for player, total in result.totals.items():
+        steps.append(
+            Step.of(
+                SheetCode.TOTAL,
+                player=player,
+                hand_points=total.hand_points,
+                box_points=total.box_bonus,
+                game_bonus=total.game_bonus,
+                shutout_points=total.shutout,
+                total=total.total,
+            )
+        )
+    for pair in result.nets:
+        steps.append(
+            Step.of(
+                SheetCode.PAIR_NET,
+                player=pair.ahead,
+                loser=pair.behind,
+                total=result.totals[pair.ahead].total,
+                loser_total=result.totals[pair.behind].total,
+                net=pair.net,
+            )
+        )
+    return tuple(steps)
 
 
 @dataclass(frozen=True, slots=True)

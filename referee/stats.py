@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 
+from referee.cutthroat import CutthroatHand, CutthroatSeating
 from referee.game import HandRecord
 from referee.roles import PlayerId, Role, Roles
 from referee.scoring import Outcome
@@ -141,7 +142,7 @@ def add_hand(out: dict[PlayerId, Figures], hand: HandRecord) -> None:
 
 
 def two_player_game_figures(
-    hands: Sequence[tuple[TwoPlayerHand, int | None]],
+    hands: Sequence[tuple[TwoPlayerHand | CutthroatHand, int | None]],
     players: Iterable[PlayerId],
     winner: PlayerId | None,
     *,
@@ -178,9 +179,16 @@ def two_player_game_figures(
     return out
 
 
-def add_two_player_hand(out: dict[PlayerId, Figures], hand: TwoPlayerHand, knocker_deadwood: int | None) -> None:
-    """Add one two-player hand's counts (R28, R29) to its players' figures."""
+def add_two_player_hand(
+    out: dict[PlayerId, Figures], hand: TwoPlayerHand | CutthroatHand, knocker_deadwood: int | None
+) -> None:
+    """Add one two-player hand's counts (R28, R29) to its players' figures;
+    in cutthroat (R36) the hand the third player sat out counts for him too."""
     seating = hand.seating
+    if isinstance(seating, CutthroatSeating):
+        sitter = out[seating.sitter]
+        sitter.hands += 1
+        sitter.hands_sitter += 1
     dealer, non_dealer = out[seating.dealer], out[seating.non_dealer]
     dealer.hands += 1
     dealer.hands_dealer += 1

@@ -80,15 +80,16 @@ PARAMS: dict[str, tuple[str, str]] = {
     "base_boxes": ("count", "the hand's boxes before the spade double (R29, R33)"),
     "boxes": ("count", "the boxes the hand counts for its winner (R29)"),
     "player": ("count", "a player of the game, by his id"),
-    "loser": ("count", "the player who lost the game, by his id"),
+    "loser": ("count", "the player who lost the game (R31), or the one behind in a pair (R36), by his id"),
+    "other": ("count", "another player of the game, by his id"),
     "box_bonus": ("count", "the box bonus, per box (R29)"),
     "box_points": ("count", "a player's box bonuses: his boxes times the box bonus (R29)"),
     "game_bonus": ("count", "the game bonus (R30)"),
     "hand_points": ("count", "a player's hand points in the game"),
     "shutout_points": ("count", "what a shutout adds to the winner's total (R31)"),
     "total": ("count", "a player's total at the end of the game (R31)"),
-    "loser_total": ("count", "the loser's total (R31)"),
-    "net": ("count", "the winner's total minus the loser's (R31)"),
+    "loser_total": ("count", "the loser's total (R31), or the total of the one behind in a pair (R36)"),
+    "net": ("count", "the winner's total minus the loser's (R31), or a pair's (R36)"),
 }
 
 #: code -> (rule, params, English template). The text is the template filled
@@ -245,6 +246,8 @@ class SheetCode(StrEnum):
     SHUTOUT_PLUS_100 = "shutout_plus_100"
     TOTAL = "total"
     NET = "net"
+    SHUTOUT_DOUBLE_TWO = "shutout_double_two"
+    PAIR_NET = "pair_net"
 
 
 SHEET_STEPS: dict[SheetCode, tuple[str, tuple[str, ...], str]] = {
@@ -280,6 +283,17 @@ SHEET_STEPS: dict[SheetCode, tuple[str, tuple[str, ...], str]] = {
         "R31",
         ("player", "total", "loser_total", "net"),
         "The net to player {player}: {total} - {loser_total} = {net}",
+    ),
+    SheetCode.SHUTOUT_DOUBLE_TWO: (
+        "R36",
+        ("player", "loser", "other", "shutout_points"),
+        "Players {loser} and {other} won no hand, shutouts: player {player}'s hand points and game bonus are "
+        "doubled once, +{shutout_points}",
+    ),
+    SheetCode.PAIR_NET: (
+        "R36",
+        ("player", "loser", "total", "loser_total", "net"),
+        "Between player {player} and player {loser}: {total} - {loser_total} = {net}",
     ),
 }
 

@@ -34,17 +34,26 @@ class TwoPlayerRolesInSchema(Schema):
     non_dealer = id_field(required=True, metadata={"example": 2})
 
 
+class CutthroatRolesInSchema(TwoPlayerRolesInSchema):
+    """R36: who deals the first hand of a cutthroat game, who does not, and who sits it out."""
+
+    sitter = id_field(required=True, metadata={"example": 3})
+
+
 _ROLES_IN = RolesInSchema()
 _TWO_PLAYER_ROLES_IN = TwoPlayerRolesInSchema()
+_CUTTHROAT_ROLES_IN = CutthroatRolesInSchema()
 
 
 class RolesIn(fields.Field):
-    """The first hand's roles: box, captain and sitter (R8), or a two-player
-    game's dealer and non_dealer (R28)."""
+    """The first hand's roles: box, captain and sitter (R8), a two-player
+    game's dealer and non_dealer (R28), or a cutthroat game's dealer,
+    non_dealer and sitter (R36)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, Any]:
         if isinstance(value, dict) and ("dealer" in value or "non_dealer" in value):
-            loaded: dict[str, Any] = _TWO_PLAYER_ROLES_IN.load(value)
+            schema = _CUTTHROAT_ROLES_IN if "sitter" in value else _TWO_PLAYER_ROLES_IN
+            loaded: dict[str, Any] = schema.load(value)
         else:
             loaded = _ROLES_IN.load(value)
         return loaded
@@ -61,10 +70,11 @@ def _seating_spec(*names: str) -> dict[str, Any]:
 
 THREE_SEATS = _seating_spec("box", "captain", "sitter")
 TWO_SEATS = _seating_spec("dealer", "non_dealer")
+CUTTHROAT_SEATS = _seating_spec("dealer", "non_dealer", "sitter")
 
 
 def _players(players: list[Any]) -> None:
-    """Two players (a two-player preset, R28) or three (R8): the schema
+    """Two players (a two-player preset, R28) or three (R8, R36): the schema
     checks which the rules ask for."""
     if len(players) not in (2, 3):
         raise ValidationError("Length must be 3.")
@@ -99,7 +109,8 @@ class GameInSchema(Schema):
             "minItems": 2,
             "maxItems": 3,
             "example": [1, 2, 3],
-            "description": "Three players, or two under a two-player preset (R28)",
+            "description": "Three players (three-handed, R8, or cutthroat, R36), or two under a two-player "
+            "preset (R28)",
         },
     )
     cut = fields.Dict(
@@ -108,15 +119,16 @@ class GameInSchema(Schema):
         validate=_three_at_most,
         metadata={
             "description": "Player id -> the card he cut (R9): one entry for each player "
-            "(two under a two-player preset, R28)",
+            "(two under a two-player preset, R28; three in cutthroat, R36)",
             "minProperties": 2,
             "maxProperties": 3,
         },
     )
     roles = RolesIn(
         metadata={
-            "oneOf": [THREE_SEATS, TWO_SEATS],
-            "description": "box, captain and sitter (R8); or, under a two-player preset, dealer and non_dealer (R28)",
+            "oneOf": [THREE_SEATS, TWO_SEATS, CUTTHROAT_SEATS],
+            "description": "box, captain and sitter (R8); or, under a two-player preset, dealer and non_dealer "
+            "(R28); or, in cutthroat, dealer, non_dealer and sitter (R36)",
         }
     )
     rules = fields.Nested(PresetRulesInSchema, load_default=dict)
@@ -146,11 +158,17 @@ class GameInSchema(Schema):
     @validates_schema(skip_on_field_errors=True)
     def _players_of_the_preset(self, data: dict[str, Any], **kwargs: Any) -> None:
         rules, players, roles = data.get("rules"), data["players"], data.get("roles")
-        two = isinstance(rules, PresetRules)
-        preset = rules.preset if isinstance(rules, PresetRules) else "three_handed"
+        preset = rules.preset.value if isinstance(rules, PresetRules) else "three_handed"
+        cutthroat = preset == "cutthroat"
+        two = isinstance(rules, PresetRules) and not cutthroat
         if len(players) != (2 if two else 3):
-            raise ValidationError(f"{preset} is played by 2 players (R28)" if two else "Length must be 3.", "players")
-        if roles is not None and ("dealer" in roles) != two:
+            wanted = f"{preset} is played by 2 players (R28)" if two else "Length must be 3."
+            raise ValidationError("cutthroat is played by 3 players (R36)" if cutthroat else wanted, "players")
+        if roles is None:
+            return
+        if cutthroat and set(roles) != {"dealer", "non_dealer", "sitter"}:
+            raise ValidationError("the roles of this game are dealer, non_dealer and sitter (R36)", "roles")
+        if not cutthroat and ("dealer" in roles) != two or two and "sitter" in roles:
             wanted = "dealer and non_dealer (R28)" if two else "box, captain and sitter (R8)"
             raise ValidationError(f"the roles of this game are {wanted}", "roles")
 

@@ -291,10 +291,12 @@ class HandSeatingInSchema(Schema):
 
 
 class TwoPlayerSeatingInSchema(Schema):
-    """Who played a two-player hand: its dealer and non-dealer (R28)."""
+    """Who played a two-player hand: its dealer and non-dealer (R28); in
+    cutthroat, the sitter too if the client knows him (R36)."""
 
     dealer = id_field(required=True, metadata={"example": 1})
     non_dealer = id_field(required=True, metadata={"example": 2})
+    sitter = id_field(metadata={"example": 3, "description": "Cutthroat only (R36)"})
 
 
 _SEATING = HandSeatingInSchema()
@@ -322,9 +324,9 @@ _SEATING_SPEC = {
         },
         {
             "type": "object",
-            "title": "Two players (R28)",
+            "title": "Two players (R28), or cutthroat's three (R36)",
             "required": ["dealer", "non_dealer"],
-            "properties": {name: {"type": "integer", "minimum": 1} for name in ("dealer", "non_dealer")},
+            "properties": {name: {"type": "integer", "minimum": 1} for name in ("dealer", "non_dealer", "sitter")},
             "additionalProperties": False,
         },
     ]
@@ -468,12 +470,18 @@ _SEATS_SPEC = {
             "required": ["dealer", "non_dealer"],
             "properties": {name: {"type": "integer"} for name in ("dealer", "non_dealer")},
         },
+        {
+            "type": "object",
+            "title": "Cutthroat (R36)",
+            "required": ["dealer", "non_dealer", "sitter"],
+            "properties": {name: {"type": "integer"} for name in ("dealer", "non_dealer", "sitter")},
+        },
     ]
 }
 
 
 class SeatsOut(fields.Field):
-    """Who sits where: box, captain and sitter (R8), or dealer and non_dealer (R28)."""
+    """Who sits where: box, captain and sitter (R8), dealer and non_dealer (R28), or those and the sitter (R36)."""
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {**_SEATS_SPEC, **kwargs.pop("metadata", {})}
@@ -484,19 +492,19 @@ class SeatsOut(fields.Field):
 
 
 def seats_dict(seats: Any) -> dict[str, int | None] | None:
-    """Roles (R8) or a two-player seating (R28), as a mapping or a value type."""
+    """Roles (R8), a two-player seating (R28) or a cutthroat one (R36), as a mapping or a value type."""
     if seats is None:
         return None
     if isinstance(seats, Mapping):
         if "dealer" in seats:
-            return {name: dump_int(seats[name]) for name in _SEAT_NAMES}
+            return {name: dump_int(seats[name]) for name in _SEAT_NAMES if name in seats}
         return seating_dict(seats)
     if hasattr(seats, "dealer"):
-        return {name: dump_int(getattr(seats, name)) for name in _SEAT_NAMES}
+        return {name: dump_int(getattr(seats, name)) for name in _SEAT_NAMES if hasattr(seats, name)}
     return seating_dict(seats)
 
 
-_SEAT_NAMES = ("dealer", "non_dealer")
+_SEAT_NAMES = ("dealer", "non_dealer", "sitter")
 
 
 class HandSchema(Schema):
@@ -569,14 +577,14 @@ def hand_dict(shown: Any) -> dict[str, Any]:
         "number": dump_int(hand.number),
         "mode": dump_text(hand.mode),
         "knocker": dump_text(hand.knocker),
-        "seating": seating_dict(hand.seating) if hand.sitter is not None else seats_dict(hand.seats),
+        "seating": seats_dict(hand.seats) if game.two_player else seating_dict(hand.seating),
         "seating_follows": dump_bool(hand.seating_follows),
         "ruling": dict(hand.ruling) if "explanation" in hand.ruling else explained(hand.ruling, game.rule_options),
         "input": None if given is None else dict(given),
         "discard": dump_text(shown.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
         "columns": columns,
-        "roles": seating_dict(game.roles) if hand.sitter is not None else seats_dict(game.roles),
+        "roles": seats_dict(game.roles) if game.two_player else seating_dict(game.roles),
         "status": dump_text(game.status),
         "winner": dump_int(game.winner),
         "recorded_at": dump_datetime(hand.recorded_at),

@@ -4,15 +4,12 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from schemas.fields import MAX_ID, ORDERS, UTCDateTime, id_field, visibility_field
 from schemas.players import name_field
-from schemas.rules import NOT_SERVED, PRESET_NAMES
-
-#: R27: the presets a league's figures and ratings may be filtered by
-SERVED_PRESETS = [p for p in PRESET_NAMES if p not in NOT_SERVED]
+from schemas.rules import PRESET_NAMES
 
 
 def preset_filter() -> fields.String:
     return fields.String(
-        validate=validate.OneOf(SERVED_PRESETS),
+        validate=validate.OneOf(PRESET_NAMES),
         metadata={
             "description": "R27: only the games of this preset, and the ratings under it "
             "(without it: every game, and the ratings under three_handed)"
@@ -210,7 +207,7 @@ class HistoryArgsSchema(RangeArgsSchema):
     player = _query_id()
     league = _query_id()
     preset = fields.String(
-        validate=validate.OneOf(SERVED_PRESETS), metadata={"description": "R27: only the games of this preset"}
+        validate=validate.OneOf(PRESET_NAMES), metadata={"description": "R27: only the games of this preset"}
     )
     cursor = fields.String(validate=validate.Length(max=200))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

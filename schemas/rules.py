@@ -10,8 +10,6 @@ from referee.errors import RuleOptionError
 from referee.presets import OPTION_RANGES, Preset, PresetRules, resolve_rules
 from referee.rules import OPTIONS
 
-#: R36: presets of the rules that the API does not serve yet
-NOT_SERVED = {"cutthroat": "R36"}
 PRESET_NAMES = [p.value for p in Preset]
 
 
@@ -74,8 +72,8 @@ class PresetRulesInSchema(RulesSchema):
     preset = fields.String(
         validate=validate.OneOf(PRESET_NAMES),
         metadata={
-            "description": "R27: three_handed (default), classic, straight, oklahoma or hollywood "
-            "(R34: three columns at once; cutthroat is not served yet)"
+            "description": "R27: three_handed (default), classic, straight, oklahoma, hollywood "
+            "(R34: three columns at once) or cutthroat (R36: three players, two play each hand)"
         },
     )
     big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
@@ -92,8 +90,6 @@ class PresetRulesInSchema(RulesSchema):
     @validates_schema
     def _preset_served(self, data: dict[str, Any], **kwargs: Any) -> None:
         preset = data.get("preset", "three_handed")
-        if preset in NOT_SERVED:
-            raise ValidationError(f"{preset} ({NOT_SERVED[preset]}) is not served yet", "preset")
         if preset == Preset.THREE_HANDED:
             unknown = [name for name in data if name not in _THREE_HANDED and name != "preset"]
             if unknown:

@@ -70,7 +70,7 @@ def test_r28_the_lower_cut_deals(api: Api, pair: tuple[int, int]) -> None:
         ({"preset": "straight", "ace": "one"}, "rules.ace"),
         ({"preset": "classic", "boxes_immediate": 1}, "rules.boxes_immediate"),
         ({"preset": "hollywood", "ace": "one"}, "rules.ace"),  # R34: Hollywood's columns are classic games
-        ({"preset": "cutthroat"}, "rules.preset"),
+        ({"preset": "cutthroat", "next_dealer": "loser"}, "rules.next_dealer"),  # R36 seats the next hand itself
         ({"preset": "gin"}, "rules.preset"),
         ({"box_bonus": 25}, "rules.box_bonus"),
     ],

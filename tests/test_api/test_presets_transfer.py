@@ -180,9 +180,9 @@ def _tampered(doc: dict[str, Any], change: Any) -> dict[str, Any]:
             None,
         ),
         (
-            "a preset not served",
+            "a two-player game under cutthroat's rules",
             lambda d: _oklahoma(d)["rules"].update(preset="cutthroat"),
-            "games[7].rules.preset",
+            "games[7].rules",
             None,
         ),
         (
