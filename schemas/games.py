@@ -196,13 +196,26 @@ class PlayerTotalSchema(Schema):
     total = fields.Integer(required=True)
 
 
+class PairNetSchema(Schema):
+    """R36: the net of two players of a cutthroat game: the one ahead's total minus the other's."""
+
+    ahead = fields.Integer(required=True, metadata={"description": "The one ahead (the first seated, when level)"})
+    behind = fields.Integer(required=True)
+    net = fields.Integer(required=True)
+
+
 class GameResultSchema(Schema):
-    """R31: a finished two-player game's result."""
+    """R31: a finished two-player game's result; R36: a cutthroat game's,
+    with the players shut out and each pair's net instead of one loser."""
 
     winner = fields.Integer(required=True)
-    loser = fields.Integer(required=True)
-    shutout = fields.Boolean(required=True, metadata={"description": "R31: the loser won no hand"})
-    net = fields.Integer(required=True, metadata={"description": "The winner's total minus the loser's"})
+    loser = fields.Integer(metadata={"description": "Two players only (R31)"})
+    shutout = fields.Boolean(metadata={"description": "R31: the loser won no hand (two players only)"})
+    net = fields.Integer(metadata={"description": "The winner's total minus the loser's (two players only)"})
+    shut_out = fields.List(
+        fields.Integer(), metadata={"description": "R36: the players who won no hand (cutthroat only)"}
+    )
+    nets = fields.List(fields.Nested(PairNetSchema), metadata={"description": "R36: each pair's net (cutthroat only)"})
     totals = fields.Dict(keys=fields.String(), values=fields.Nested(PlayerTotalSchema), required=True)
     explanation = Steps(
         required=True,

@@ -13,7 +13,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from api.shapes import HandInGame
+from models import Game, db
 from models.verify import verify_books, verify_league
+from schemas.games import GameSchema, game_dict
+from schemas.hands import HandSchema, hand_dict
 from tests.reference_matches import CutthroatGame, cutthroat_cut
 from tests.test_api.conftest import RULES_TYPE, UNDERCUT_20, Api, by_cards, problem
 from tests.test_api.test_presets_golden import hand_body
@@ -275,3 +279,18 @@ def test_r36_a_game_in_a_league_counts_its_hands_sat_out_and_rates_dealer_agains
     assert rows[ids["bob"]]["total_points"] == 105 and rows[ids["cy"]]["hands_won"] == 0
     with app.app_context():
         assert verify_league(league["id"]) == []
+
+
+def test_r36_a_finished_game_and_its_hands_dump_by_the_fields_as_by_the_whole_dumps(app: Flask, api: Api) -> None:
+    game = next(g for g in GAMES if g["name"] == "r36_two_players_shut_out_under_shutout_double")
+    ids = {name: api.player(name) for name in game["players"]}
+    gid = _ok(api.post("/games", body_of(game, ids)), 201)["id"]
+    for hand in game["hands"]:
+        _ok(api.client.post(f"{BASE}/games/{gid}/hands", json=hand_body(hand)), 201)
+    with app.app_context():
+        stored = db.session.get(Game, gid)
+        assert stored is not None
+        assert GameSchema(many=True).dump([stored]) == [game_dict(stored)]  # many=True: field by field
+        shown = [HandInGame(h, stored) for h in stored.hands]
+        assert HandSchema(many=True).dump(shown) == [hand_dict(h) for h in shown]
+        assert game_dict(stored)["result"]["shut_out"] == [ids["cy"], ids["ann"]]
