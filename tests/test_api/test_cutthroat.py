@@ -294,3 +294,13 @@ def test_r36_a_finished_game_and_its_hands_dump_by_the_fields_as_by_the_whole_du
         shown = [HandInGame(h, stored) for h in stored.hands]
         assert HandSchema(many=True).dump(shown) == [hand_dict(h) for h in shown]
         assert game_dict(stored)["result"]["shut_out"] == [ids["cy"], ids["ann"]]
+
+
+def test_r36_the_referee_rules_a_cutthroat_hand_under_its_rules(api: Api) -> None:
+    body = {"rules": {"preset": "cutthroat", "undercut_bonus": 15}, **by_cards("non_dealer", *UNDERCUT_20)}
+    ruling = _ok(api.client.post(f"{BASE}/referee/hand", json=body))
+    assert (ruling["outcome"], ruling["winner"], ruling["points"], ruling["boxes"]) == ("undercut", "dealer", 25, 1)
+    refused = api.client.post(
+        f"{BASE}/referee/hand", json={**body, "rules": {"preset": "cutthroat", "next_dealer": "loser"}}
+    )
+    assert "rules.next_dealer" in problem(refused, 422)["errors"]  # R36 seats the next hand itself
