@@ -304,3 +304,31 @@ def test_r36_the_referee_rules_a_cutthroat_hand_under_its_rules(api: Api) -> Non
         f"{BASE}/referee/hand", json={**body, "rules": {"preset": "cutthroat", "next_dealer": "loser"}}
     )
     assert "rules.next_dealer" in problem(refused, 422)["errors"]  # R36 seats the next hand itself
+
+
+def test_r26_r36_a_correction_marks_the_hands_it_reseats_and_one_that_ends_the_game_early_is_refused(
+    app: Flask, api: Api
+) -> None:
+    a, b, c = api.player("Ann-c"), api.player("Bob-c"), api.player("Cy-c")
+    roles = {"dealer": a, "non_dealer": b, "sitter": c}
+    rules = {"preset": "cutthroat", "target_score": 50}
+    gid = _ok(api.post("/games", {"players": [a, b, c], "rules": rules, "roles": roles}), 201)["id"]
+    dealer_20 = {"knocker": "dealer", "knocker_deadwood_count": 2, "defender_deadwood_count": 22}
+    for _ in range(3):
+        _ok(api.client.post(f"{BASE}/games/{gid}/hands", json=dealer_20), 201)
+    # Ann beat Bob, Cy beat Ann, Bob beat Cy: 20 each
+    assert api.game(gid)["scores"] == {str(a): 20, str(b): 20, str(c): 20}
+    # hand 1 was Bob's (the non-dealer's) 20: hand 2 should have been Cy dealing to Bob, Ann sitting out
+    non_dealer_20 = {"knocker": "non_dealer", "knocker_deadwood_count": 2, "defender_deadwood_count": 22}
+    _ok(api.client.put(f"{BASE}/games/{gid}/hands/1", json=non_dealer_20))
+    state = api.game(gid)
+    assert state["scores"] == {str(a): 0, str(b): 40, str(c): 20}
+    assert state["out_of_turn"] == [2]  # R26: hand 2 keeps the players who played it, and is marked
+    assert [h["seating_follows"] for h in api.hands(gid)] == [True, False, True]
+    # a correction that would give Bob 50 at hand 1 strands hands 2 and 3 (R26): refused, nothing changes
+    bob_gin = {"knocker": "non_dealer", "knocker_deadwood_count": 0, "defender_deadwood_count": 30}
+    body = problem(api.client.put(f"{BASE}/games/{gid}/hands/1", json=bob_gin), 409)
+    assert body["hands"] == [2, 3], body
+    assert api.game(gid) == state
+    with app.app_context():
+        assert verify_books() == []
