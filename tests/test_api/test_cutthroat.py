@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from api.shapes import HandInGame
 from models import Game, db
@@ -332,3 +334,100 @@ def test_r26_r36_a_correction_marks_the_hands_it_reseats_and_one_that_ends_the_g
     assert api.game(gid) == state
     with app.app_context():
         assert verify_books() == []
+
+
+# --- random games, drawn by hypothesis, against the independent fold -------------------------------
+
+CUTTHROAT_OPTIONS = {
+    "target_score": st.integers(10, 200),
+    "knock_limit": st.integers(0, 10),
+    "gin_bonus": st.integers(0, 50),
+    "undercut_bonus": st.integers(0, 50),
+    "big_gin_bonus": st.integers(0, 50),
+    "box_bonus": st.integers(0, 50),
+    "gin_boxes": st.integers(1, 4),
+    "undercut_boxes": st.integers(1, 4),
+    "boxes_immediate": st.booleans(),
+    "game_bonus": st.integers(0, 200),
+    "shutout": st.sampled_from(["double", "plus_100", "none"]),
+}
+
+
+@st.composite
+def cutthroat_games(draw: Any) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
+    options = {name: draw(values) for name, values in CUTTHROAT_OPTIONS.items() if draw(st.booleans())}
+    limit = options.get("knock_limit", 10)
+    played = []
+    for _ in range(draw(st.integers(1, 14))):
+        if draw(st.integers(0, 9)) == 0:
+            played.append({"knocker": None})
+            continue
+        hand: dict[str, Any] = {"knocker": draw(st.sampled_from(["dealer", "non_dealer"]))}
+        if options.get("big_gin_bonus") and draw(st.integers(0, 5)) == 0:
+            hand.update(big_gin=True, knocker_count=0)
+        else:
+            hand["knocker_count"] = draw(st.integers(0, limit))
+        hand["defender_count"] = draw(st.integers(0, 100))
+        played.append(hand)
+    return options, draw(st.permutations(["ann", "bob", "cy"])), played
+
+
+def play_random_cutthroat_game(
+    api: Api, options: dict[str, Any], seated: list[str], played: list[dict[str, Any]]
+) -> None:
+    ids = {name: api.player(name) for name in ("ann", "bob", "cy")}
+    names = {v: k for k, v in ids.items()}
+    roles = dict(zip(SEATS, (ids[n] for n in seated), strict=True))
+    gid = api.new_game(list(ids.values()), rules={"preset": "cutthroat", **options}, roles=roles)["id"]
+    oracle = CutthroatGame(options, *seated)
+    for hand in played:
+        body: dict[str, Any] = {"outcome": "draw"}
+        if hand["knocker"] is not None:
+            body = {
+                "knocker": hand["knocker"],
+                "knocker_deadwood_count": hand["knocker_count"],
+                "defender_deadwood_count": hand["defender_count"],
+            }
+            if hand.get("big_gin"):
+                body["big_gin"] = True
+        served = api.record(gid, body)
+        seats = by_name(served["seating"], names)
+        assert seats == oracle.seats  # R36: every seating as the fold seats it
+        want = oracle.play({**hand, **seats})
+        ruling = served["ruling"]
+        scorer = None if ruling["winner"] is None else names[served["seating"][ruling["winner"]]]
+        assert (scorer, ruling["points"], ruling["boxes"]) == (want["scorer"], want["points"], want["boxes"])
+        assert {names[int(p)]: n for p, n in served["scores"].items()} == want["running"]
+        assert by_name(served["roles"], names) == want["next"]
+        if served["roles"] is None:
+            break
+    final = api.game(gid)
+    assert {names[int(p)]: n for p, n in final["boxes"].items()} == oracle.boxes
+    assert (None if final["winner"] is None else names[final["winner"]]) == oracle.winner
+    want_result = oracle.result()
+    if want_result is None:
+        assert final["result"] is None and final["status"] == "in_progress"
+        return
+    result = final["result"]
+    assert {
+        "winner": names[result["winner"]],
+        "shut_out": [names[p] for p in result["shut_out"]],
+        "totals": {names[int(p)]: t for p, t in result["totals"].items()},
+        "nets": [[names[n["ahead"]], names[n["behind"]], n["net"]] for n in result["nets"]],
+    } == want_result
+
+
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@settings(PROPERTY, max_examples=10)
+@given(cutthroat_games())
+def test_r36_random_games_drawn_by_hypothesis_agree_with_the_independent_fold(api: Api, game: Any) -> None:
+    play_random_cutthroat_game(api, *game)
+
+
+@pytest.mark.slow
+@settings(PROPERTY, max_examples=500)
+@given(cutthroat_games())
+def test_r36_many_random_games_agree_with_the_independent_fold(api: Api, game: Any) -> None:
+    play_random_cutthroat_game(api, *game)
