@@ -104,6 +104,7 @@ export function stepWords(step, name = null) {
     ...p,
     player: p.player === undefined ? "" : who(p.player),
     loser: p.loser === undefined ? "" : who(p.loser),
+    other: p.other === undefined ? "" : who(p.other), // R36: the second player shut out
     card: p.card ? face(p.card) : "",
     up_card: p.up_card ? face(p.up_card) : "", // R33
     melds: meldsText(p.melds),
