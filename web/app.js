@@ -21,10 +21,10 @@ import { gameScreen } from "./game.js";
 import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
 import { knockScreen } from "./knock.js";
 import { leagueScreen } from "./league.js";
-import { PRESETS, ROLES, TWO_SEATS, presetWord, problemView, roleWord } from "./words.js";
+import { PRESETS, playerCount, presetSeats, presetWord, problemView, roleWord } from "./words.js";
 import { OPTION_RANGES, PRESET_OPTIONS, optionDefault } from "./presets.js";
 import { onLoopback, useAddresses } from "./share.js";
-import { cutFieldset, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
+import { cutFieldset, cutWords, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
 import { recentGames } from "./recent.js";
 
 const main = document.getElementById("main");
@@ -97,8 +97,9 @@ function show() {
 
 async function startScreen(root) {
   const state = { players: [], chosen: ["", "", ""], how: "cut", leagues: [], private: false, preset: "three_handed", options: {} };
-  const two = () => state.preset !== "three_handed"; // R28: two players
-  const seatCount = () => (two() ? 2 : 3);
+  const two = () => playerCount(state.preset) === 2; // R28: two players; three-handed and cutthroat three (R8, R36)
+  const seatCount = () => playerCount(state.preset);
+  const seats = () => presetSeats(state.preset); // the roles given (R8), or the seats of R28 or R36
   const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
   const form = h("form", { class: "start", novalidate: true });
   replace(root, h("h1", {}, t("start.title")), status, recentGames(), form);
@@ -155,12 +156,10 @@ async function startScreen(root) {
 
   const chosen = () => state.chosen.slice(0, seatCount());
 
-  const cutPart = () => cutFieldset("cut", chosen().map((id, i) => (id ? nameOf(id) : t("start.player_n", { n: i + 1 }))), two() ? t("start.cut_help_two") : null);
+  const cutPart = () => cutFieldset("cut", chosen().map((id, i) => (id ? nameOf(id) : t("start.player_n", { n: i + 1 }))), cutWords(state.preset));
 
-  const rolesPart = () => {
-    const seats = two() ? TWO_SEATS : ROLES;
-    return rolesFieldset("role", seats, roleWord, (role) => chosen().map((id, i) => h("option", { value: id, selected: seats[i] === role }, id ? nameOf(id) : "?")));
-  };
+  const rolesPart = () =>
+    rolesFieldset("role", seats(), roleWord, (role) => chosen().map((id, i) => h("option", { value: id, selected: seats()[i] === role }, id ? nameOf(id) : "?")));
 
   /** The preset picker (R27): one tap a preset; its options are drawn anew. */
   const presetPicker = () =>
@@ -262,11 +261,10 @@ async function startScreen(root) {
       if (problem) return replace(status, problem);
       body.cut = cut;
     } else {
-      const seats = two() ? TWO_SEATS : ROLES;
-      body.roles = Object.fromEntries(seats.map((role) => [role, Number(form.querySelector(`#role-${role}`).value)]));
+      body.roles = Object.fromEntries(seats().map((role) => [role, Number(form.querySelector(`#role-${role}`).value)]));
     }
     const rules = readOptions();
-    if (two()) body.rules = { preset: state.preset, ...rules }; // R27
+    if (state.preset !== "three_handed") body.rules = { preset: state.preset, ...rules }; // R27
     else if (Object.keys(rules).length) body.rules = rules; // no preset: three-handed, as before presets
     const leagueId = form.querySelector("#league").value; // a league holds games of every preset (R27)
     let key = null;
@@ -304,7 +302,7 @@ async function startScreen(root) {
       state.how === "cut" ? cutPart() : rolesPart(),
       h(
         "details",
-        { class: "rule-options", open: two() },
+        { class: "rule-options", open: state.preset !== "three_handed" },
         h("summary", {}, t("start.rule_options")),
         PRESET_OPTIONS[state.preset].map(option),
       ),

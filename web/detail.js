@@ -36,10 +36,17 @@ export function explanationView(ruling) {
   return h("ol", { class: "explanation" }, steps.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step))));
 }
 
+/** R36: who sat a cutthroat hand out, by name (null for a hand with no sitter beside a dealer). */
+export function satOut(hand, name) {
+  const seating = (hand && hand.seating) || {};
+  if (!("dealer" in seating) || seating.sitter === undefined || seating.sitter === null) return null;
+  return h("p", { class: "sat-out", "data-sitter": seating.sitter }, t("detail.sat_out", { name: name(seating.sitter) }));
+}
+
 function detailView(hand, name) {
   const r = hand.ruling;
   const input = hand.input || {};
-  const parts = [];
+  const parts = [satOut(hand, name)];
   if (hand.mode === "draw") {
     parts.push(h("p", {}, t("detail.draw")));
   } else {

@@ -7,7 +7,7 @@
 import { ApiError, api, problemKind, writeKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { defenderOf, explanationView } from "./detail.js";
+import { defenderOf, explanationView, satOut } from "./detail.js";
 import { twoHandPicker } from "./dispute-cards.js";
 import { ROLES, outcomeWord, problemView, roleWord } from "./words.js";
 
@@ -78,7 +78,9 @@ export function disputesPart(section, ctx) {
     );
     replace(cardsBox, h("div", { class: "field" }, h("label", { for: "dispute-knocker" }, t("record.who_knocked")), knockerSelect), pickerBox);
     const claim = h("textarea", { id: "dispute-claim", rows: 3, maxlength: 2000 });
-    const by = h("select", { id: "dispute-by" }, ROLES.filter((role) => role in hand.seating).concat("dealer" in hand.seating ? ["dealer", "non_dealer"] : []).map((role) => h("option", { value: role }, who(hand.seating, role))));
+    // the players of the hand dispute it: in cutthroat never the one who sat it out (R36)
+    const sides = "dealer" in hand.seating ? ["dealer", "non_dealer"] : ROLES.filter((role) => role in hand.seating);
+    const by = h("select", { id: "dispute-by" }, sides.map((role) => h("option", { value: role }, who(hand.seating, role))));
 
     async function send(event) {
       event.preventDefault();
@@ -112,6 +114,7 @@ export function disputesPart(section, ctx) {
         "form",
         { class: "dispute-form", novalidate: true, onsubmit: send },
         h("h3", {}, t("dispute.open_title", { number: hand.number })),
+        satOut(hand, ctx.name),
         h("div", { class: "field" }, h("label", { for: "dispute-by" }, t("dispute.by")), by),
         h("div", { class: "field" }, h("label", { for: "dispute-claim" }, t("dispute.claim")), claim),
         h(
@@ -224,6 +227,7 @@ export function disputesPart(section, ctx) {
       { class: "dispute", "data-id": d.id, "data-hand": d.hand, "data-status": d.status },
       h("p", { class: "dispute-title" }, h("strong", {}, t("dispute.of_hand", { number: d.hand })), " ", t(`dispute.status_${d.status}`)),
       h("p", { class: "dispute-by" }, t("dispute.says", { name: byName })),
+      hand ? satOut(hand, ctx.name) : null,
       h("blockquote", { class: "claim" }, d.claim),
       compare(d),
       h("p", { class: "differs-line" }, t(d.differs ? "dispute.differs" : "dispute.same")),

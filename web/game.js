@@ -15,7 +15,7 @@ import { rematchPart } from "./rematch.js";
 import { COLORS, chart } from "./chart.js";
 import { flushQueue, hasWaiting, projection, queuedFor, removeQueued, retryQueued } from "./queue.js";
 import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
-import { ROLES, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, presetWord, problemView, roleWord, seatsOf, stepWords, whoWord } from "./words.js";
+import { ROLES, isCutthroat, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, presetWord, problemView, roleWord, seatsOf, stepWords, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
 const FEED_WAIT_S = 25; // the most the API waits
@@ -191,14 +191,16 @@ export function gameScreen(root, gameId) {
   /**
    * The two-player scoreboard (R28-R31): the dealer marked, each player's
    * boxes and running score against the target, and once the game is won
-   * its result with the parts of each total.
+   * its result with the parts of each total. Cutthroat (R36): three rows,
+   * the next hand's dealer, non-dealer and the player who sits it out.
    */
   function renderTwoPlayerBoard() {
     const game = view.game;
     const target = game.rules.target_score;
     const roleOf = {};
-    if (game.roles) for (const seat of ["dealer", "non_dealer"]) roleOf[game.roles[seat]] = seat;
-    const rows = game.roles ? [game.roles.dealer, game.roles.non_dealer] : [...game.players];
+    const seats = seatsOf(game);
+    if (game.roles) for (const seat of seats) roleOf[game.roles[seat]] = seat;
+    const rows = game.roles ? seats.map((seat) => game.roles[seat]) : [...game.players];
     const boxes = game.boxes || {};
     if (game.columns) return renderHollywoodBoard(game, roleOf, rows);
     replace(
@@ -235,6 +237,7 @@ export function gameScreen(root, gameId) {
                 name(id),
                 game.winner === id ? ` ${t("board.won_mark")}` : "",
                 role === "dealer" ? h("span", { class: "dealer" }, ` · ${t("board.deals")}`) : null,
+                role === "sitter" ? h("span", { class: "sits-out" }, ` · ${t("board.sits_out")}`) : null, // R36
               ),
               h(
                 "td",
@@ -254,7 +257,8 @@ export function gameScreen(root, gameId) {
           }),
         ),
       ),
-      game.result ? resultView(game.result, name) : null,
+      isCutthroat(game) && !game.winner ? h("p", { class: "hint seats-rule" }, t("board.cutthroat_rule")) : null,
+      game.result ? (isCutthroat(game) ? cutthroatResultView(game.result, name) : resultView(game.result, name)) : null,
       rulesLine(game),
     );
   }
@@ -742,6 +746,65 @@ function resultView(result, name, column = null) {
     ),
     result.shutout ? h("p", { class: "shutout-mark" }, t("result.shut_out", { name: name(result.loser) })) : null,
     h("p", { class: "net" }, t("result.net", { name: name(result.winner), net: result.net })),
+    (result.explanation || []).length
+      ? h(
+          "details",
+          { class: "result-how" },
+          h("summary", {}, t("result.how")),
+          h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
+        )
+      : null,
+  );
+}
+
+/**
+ * R36: a won cutthroat game's result: each player's total by its parts (the
+ * winner first, then by total), who was shut out, and each pair's net by name.
+ */
+function cutthroatResultView(result, name) {
+  const PARTS = ["hand_points", "box_bonus", "game_bonus", "shutout"];
+  const ids = Object.keys(result.totals)
+    .map(Number)
+    .sort((a, b) => (b === result.winner) - (a === result.winner) || result.totals[String(b)].total - result.totals[String(a)].total);
+  const cell = (id, part) => h("td", { "data-player": id }, String(result.totals[String(id)][part]));
+  return h(
+    "section",
+    { class: "result cutthroat-result", "aria-labelledby": "result-title", "data-winner": result.winner },
+    h("h3", { id: "result-title" }, t("result.title_cutthroat")),
+    h(
+      "table",
+      { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("td", {}), ids.map((id) => h("th", { scope: "col", "data-player": id }, name(id))))),
+      h(
+        "tbody",
+        {},
+        PARTS.map((part) => h("tr", { "data-part": part }, h("th", { scope: "row" }, t(`result.${part}`)), ids.map((id) => cell(id, part)))),
+        h("tr", { class: "total", "data-part": "total" }, h("th", { scope: "row" }, t("result.total")), ids.map((id) => cell(id, "total"))),
+      ),
+    ),
+    (result.shut_out || []).length
+      ? h(
+          "p",
+          { class: "shutout-mark", "data-players": result.shut_out.join(" ") },
+          result.shut_out.length === 1
+            ? t("result.shut_out_cutthroat", { name: name(result.shut_out[0]) })
+            : t("result.shut_out_two", { names: result.shut_out.map(name).join(", ") }),
+        )
+      : null,
+    h("h4", {}, t("result.nets")),
+    h(
+      "ul",
+      { class: "nets" },
+      (result.nets || []).map((n) =>
+        h(
+          "li",
+          { class: "pair-net", "data-ahead": n.ahead, "data-behind": n.behind, "data-net": n.net },
+          n.net === 0
+            ? t("result.pair_even", { ahead: name(n.ahead), behind: name(n.behind) })
+            : t("result.pair_net", { ahead: name(n.ahead), behind: name(n.behind), net: n.net }),
+        ),
+      ),
+    ),
     (result.explanation || []).length
       ? h(
           "details",

@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { OWNER, cardPicker } from "./picker.js";
 import { enqueue, hasWaiting, nextSeats, projection, setSeatsAfter } from "./queue.js";
-import { cardFace, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
+import { cardFace, isCutthroat, knockerSeats, otherSeat, outcomeWord, problemView, roleWord, whoWord } from "./words.js";
 import { countsRuling, handTerms } from "./presets.js";
 
 /** The rules whose knock limit a refused knock cites: R14, R33 (the up-card), R35 (straight), R32 (big gin). */
@@ -708,6 +708,10 @@ export function handForm(root, ctx) {
           ),
         ),
       ),
+      // R36: the player who sits this hand out is named, and is never a knocker
+      isCutthroat(game) && seating().sitter !== undefined
+        ? h("p", { class: "sitter-line", "data-sitter": seating().sitter }, t("record.sits_out", { name: nameIn("sitter") }))
+        : null,
       s.mode !== "draw"
         ? h(
             "div",

@@ -31,6 +31,7 @@ export const PRESET_OPTIONS = {
   straight: [...HAND, ...TWO_PLAYER],
   oklahoma: [...HAND.filter((o) => o !== "knock_limit"), ...TWO_PLAYER, "ace", "spades_double"],
   hollywood: [...HAND, ...TWO_PLAYER], // R34: each column a classic game
+  cutthroat: [...HAND, ...TWO_PLAYER.filter((o) => o !== "next_dealer")], // R36: the loser sits out, the sitter deals
 };
 
 const DEFAULTS = {
@@ -55,6 +56,7 @@ const PRESET_DEFAULTS = {
   straight: { knock_limit: 0 }, // R35
   oklahoma: { target_score: 150 }, // R33
   hollywood: {},
+  cutthroat: {},
 };
 
 /** An option's default under a preset. */

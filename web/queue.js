@@ -59,10 +59,16 @@ export const setSeatsAfter = (idempotencyKey, seats) =>
 
 /**
  * The seats after a hand won from seat `winner`; a draw (null) keeps them
- * (R12, R28). Three-handed: R11. Two players: R28 by the rules' next_dealer.
+ * (R12, R28, R36). Three-handed: R11. Two players: R28 by the rules'
+ * next_dealer. Cutthroat: R36, the loser sits out, the player who sat out
+ * comes in and deals, and the winner is the non-dealer.
  */
 export function nextSeats(seats, winner, rules = {}) {
   if (!winner) return seats;
+  if ("dealer" in seats && "sitter" in seats) {
+    const loser = winner === "dealer" ? "non_dealer" : "dealer";
+    return { dealer: seats.sitter, non_dealer: seats[winner], sitter: seats[loser] };
+  }
   if ("dealer" in seats) {
     const loser = winner === "dealer" ? "non_dealer" : "dealer";
     const deals = { winner, loser, alternate: "non_dealer" }[rules.next_dealer || "winner"];

@@ -1,12 +1,13 @@
 // "New game, same three": the same players, the same rules, the same league
 // (and, outside a league, the same visibility), with the roles decided anew
-// by a cut (R9) or given (the roles for the first hand, R11 from there).
+// by a cut (R9, R28, R36) or given (the roles for the first hand, R11, R28
+// or R36 from there).
 
 import { leagueKey } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatsOf, roleWord } from "./words.js";
-import { cutFieldset, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
+import { cutFieldset, cutWords, howSwitch, readCut, rolesFieldset, startGame } from "./seats.js";
 
 /** The rematch disclosure of a game screen; leagueName is the game's league's, if known. */
 export function rematchPart(game, name, leagueName) {
@@ -15,9 +16,9 @@ export function rematchPart(game, name, leagueName) {
   const status = h("div", { class: "rematch-status", role: "status", "aria-live": "polite" });
   const seated = game.roles || game.first_roles;
 
-  const cutPart = () => cutFieldset("rematch-cut", game.players.map(name), game.players.length === 2 ? t("start.cut_help_two") : null);
+  const cutPart = () => cutFieldset("rematch-cut", game.players.map(name), cutWords(game.rules && game.rules.preset));
 
-  const ROLES = seatsOf(game); // box, captain, sitter; or dealer, non_dealer (R28)
+  const ROLES = seatsOf(game); // box, captain, sitter; or dealer, non_dealer (R28); or dealer, non_dealer, sitter (R36)
   const rolesPart = () =>
     rolesFieldset("rematch-role", ROLES, roleWord, (role) => game.players.map((id) => h("option", { value: id, selected: seated[role] === id }, name(id))));
 

@@ -1,5 +1,5 @@
-// How a new game seats its players (R9): by a cut of one card each, or by
-// roles given. The start screen and the rematch both ask it this way.
+// How a new game seats its players (R9, R28, R36): by a cut of one card
+// each, or by roles given. The start screen and the rematch both ask it this way.
 
 import { ApiError, api } from "./api.js";
 import { parseCard } from "./cards.js";
@@ -17,13 +17,20 @@ export const howSwitch = (state, draw) =>
     ),
   );
 
-/** One card field a player, its ids `${prefix}-${i}`; labels are the players' names. */
-export const cutFieldset = (prefix, labels, help = null) =>
+/** What a cut decides under a preset (R9, R28, R36): the legend and the help of its fieldset. */
+export const cutWords = (preset) => {
+  if (preset === "cutthroat") return { legend: t("start.cut_legend_cutthroat"), help: t("start.cut_help_cutthroat") };
+  if (preset && preset !== "three_handed") return { legend: t("start.cut_legend_two"), help: t("start.cut_help_two") };
+  return { legend: t("start.cut_legend"), help: t("start.cut_help") };
+};
+
+/** One card field a player, its ids `${prefix}-${i}`; labels are the players' names; words: cutWords(preset). */
+export const cutFieldset = (prefix, labels, words) =>
   h(
     "fieldset",
     {},
-    h("legend", {}, t(labels.length === 2 ? "start.cut_legend_two" : "start.cut_legend")),
-    h("p", { class: "hint" }, help || t("start.cut_help")),
+    h("legend", {}, words.legend),
+    h("p", { class: "hint" }, words.help),
     labels.map((label, i) =>
       h(
         "div",

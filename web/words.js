@@ -9,13 +9,21 @@ import { has, language, t } from "./i18n.js";
 export const ROLES = ["box", "captain", "sitter"];
 /** R28: the seats of a two-player hand. */
 export const TWO_SEATS = ["dealer", "non_dealer"];
+/** R36: the seats of a cutthroat hand: two play it, the third sits it out. */
+export const CUTTHROAT_SEATS = ["dealer", "non_dealer", "sitter"];
 /** The presets the page plays (R27), the default first. */
-export const PRESETS = ["three_handed", "classic", "straight", "oklahoma", "hollywood"];
+export const PRESETS = ["three_handed", "classic", "straight", "oklahoma", "hollywood", "cutthroat"];
 
-/** A game under a two-player preset (R27, R28); a game with no preset is three-handed. */
+/** A game whose hands are two-player hands, dealer against non-dealer (R27, R28, R36); a game with no preset is three-handed. */
 export const isTwoPlayer = (game) => Boolean(game && game.rules && game.rules.preset && game.rules.preset !== "three_handed");
+/** R36: a cutthroat game, three players of whom two play each hand. */
+export const isCutthroat = (game) => Boolean(game && game.rules && game.rules.preset === "cutthroat");
+/** The seats of a preset's hands, in the order shown. */
+export const presetSeats = (preset) => (preset === "cutthroat" ? CUTTHROAT_SEATS : preset && preset !== "three_handed" ? TWO_SEATS : ROLES);
+/** How many players a preset's game has: three-handed and cutthroat three, the others two. */
+export const playerCount = (preset) => (presetSeats(preset).length === 2 ? 2 : 3);
 /** The seats of a game's hands, in the order shown. */
-export const seatsOf = (game) => (isTwoPlayer(game) ? TWO_SEATS : ROLES);
+export const seatsOf = (game) => presetSeats(game && game.rules && game.rules.preset);
 /** The seats a knocker may sit in (R8: never the sitter). */
 export const knockerSeats = (game) => (isTwoPlayer(game) ? TWO_SEATS : ["box", "captain"]);
 const OTHER = { box: "captain", captain: "box", dealer: "non_dealer", non_dealer: "dealer" };
@@ -44,9 +52,9 @@ export function problemWords(error) {
   return t("problem.other", { status: status || "?" });
 }
 
-/** Who sits where, by name: "Box: Ann · Captain: Bob · Sitter: Cy". */
+/** Who sits where, by name: "Box: Ann · Captain: Bob · Sitter: Cy" (the sitter last, R8, R36). */
 export const seatingWords = (seating, name) =>
-  [...ROLES, ...TWO_SEATS].filter((role) => seating[role] !== undefined).map((role) => `${roleWord(role)}: ${name(seating[role])}`).join(" · ");
+  ["box", "captain", ...TWO_SEATS, "sitter"].filter((role) => seating[role] !== undefined).map((role) => `${roleWord(role)}: ${name(seating[role])}`).join(" · ");
 
 /**
  * A problem in the page's words (per problem type and rule), with `extra`
@@ -96,6 +104,7 @@ export function stepWords(step, name = null) {
     ...p,
     player: p.player === undefined ? "" : who(p.player),
     loser: p.loser === undefined ? "" : who(p.loser),
+    other: p.other === undefined ? "" : who(p.other), // R36: the second player shut out
     card: p.card ? face(p.card) : "",
     up_card: p.up_card ? face(p.up_card) : "", // R33
     melds: meldsText(p.melds),
