@@ -6,7 +6,7 @@ import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
 import { membersSection, newLeagueForm } from "./leagues-new.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { problemView } from "./words.js";
+import { PRESETS, problemView } from "./words.js";
 
 const SORTS = [
   "rating", "games_won", "win_rate", "total_points", "games_played", "hands_won", "gins",
@@ -14,9 +14,13 @@ const SORTS = [
   "longest_streak", "current_streak", "name",
 ];
 const COLUMNS = ["games_played", "games_won", "win_rate", "total_points", "hands_won", "gins", "undercuts_made", "knocks"];
-// R27: the presets a league's standings can be narrowed to; the two-player ones count boxes (R29)
-const PRESETS = ["three_handed", "classic", "straight", "oklahoma"];
-const columnsOf = (items) => (items.some((s) => s.boxes) ? [...COLUMNS, "boxes"] : COLUMNS);
+// R27: the standings can be narrowed to any preset; the two-player ones count boxes (R29), and the
+// hands a player sat out (R8, R36) show once someone has sat one out
+const columnsOf = (items) => [
+  ...COLUMNS,
+  ...(items.some((s) => s.boxes) ? ["boxes"] : []),
+  ...(items.some((s) => s.hands_sat_out) ? ["hands_sat_out"] : []),
+];
 
 const fmt = (v) => (v === null || v === undefined ? "–" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v));
 

@@ -382,3 +382,26 @@ def test_each_language_shows_the_cutthroat_screens_with_no_missing_string_and_no
     game = api.get(f"/games/{game_id}")
     assert game["winner"] == a
     assert [(screen, found) for screen, found in checks if found] == []
+
+
+def test_r36_a_leagues_standings_narrowed_to_cutthroat_show_the_hands_each_player_sat_out(phones, api: Api) -> None:
+    ann, bob, cy = (api.player(f"{n}-lc") for n in ("Ann", "Bob", "Cy"))
+    league = api.post("/leagues", {"name": "Cutthroat club", "members": [ann, bob, cy]}).json()
+    roles = {"dealer": ann, "non_dealer": bob, "sitter": cy}
+    body = {"players": [ann, bob, cy], "league_id": league["id"], "rules": {"preset": "cutthroat"}, "roles": roles}
+    game = api.post("/games", body, league["key"]).json()
+    path = f"/games/{game['id']}"
+    dealer_20 = {"knocker": "dealer", "knocker_deadwood_count": 2, "defender_deadwood_count": 22}
+    api.post(f"{path}/hands", dealer_20, league["key"], **{"If-Match": api.get_etag(path)})  # Cy sits out
+    api.post(f"{path}/hands", {"outcome": "draw"}, league["key"], **{"If-Match": api.get_etag(path)})  # Bob does
+    page = phones(viewport=PHONE).open(f"league={league['id']}")
+    page.wait_for_selector(".standings")
+    options = page.locator("#preset-filter option").evaluate_all("os => os.map(o => o.value)")
+    assert options == ["", "three_handed", "classic", "straight", "oklahoma", "hollywood", "cutthroat"]
+    page.select_option("#preset-filter", "cutthroat")
+    page.wait_for_url("**preset=cutthroat**")
+    expect(page.locator(".standings thead th").last).to_have_text("Hands sat out")
+    for player, sat_out in ((ann, "0"), (bob, "1"), (cy, "1")):
+        expect(page.locator(f'.standings tr[data-player="{player}"] td').last).to_have_text(sat_out)
+    assert serious(page) == []
+    shot(page, "league-cutthroat-en")
