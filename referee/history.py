@@ -251,6 +251,7 @@ def verify_next_hand(
             f"player {state.winner} reaches {rules.target_score} at hand {i}: "
             f"hands {', '.join(map(str, stranded))} would come after the win ({_win_rule(state)})",
             field="hands",
+            rule=_win_rule(state),
             hands=stranded,
             winner=state.winner,
             won_at=i,
@@ -323,12 +324,14 @@ def verify_result(
     rules: Rules | PresetRules, state: State, status: str, winner: PlayerId | None, scores: Mapping[str, int]
 ) -> None:
     """A game's status, winner and scores (keyed by player as written) are
-    those its hands give (``state``, after the last): R20, R26."""
+    those its hands give (``state``, after the last): R20 (R30 under a
+    two-player preset, R34 for a Hollywood match), R26."""
     derived = "finished" if state.finished else "in_progress"
     if status != derived:
         raise ResultError(
             f"the hands leave the game {derived}, not {status} ({_win_rule(state)})",
             field="status",
+            rule=_win_rule(state),
             value=status,
             expected=derived,
         )
@@ -336,6 +339,7 @@ def verify_result(
         raise ResultError(
             f"the hands make {state.winner} the winner, not {winner} ({_win_rule(state)})",
             field="winner",
+            rule=_win_rule(state),
             value=winner,
             expected=state.winner,
         )
