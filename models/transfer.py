@@ -211,8 +211,10 @@ def export_csv(league: League) -> str:
     """One row per hand: roles, outcome, points and running scores. A
     two-player hand's dealer and non-dealer stand in the box's and the
     captain's columns, its sitter's are empty and its knocker says ``dealer``
-    or ``non_dealer`` (R28). Names are :func:`csv_text`: the export's reader
-    opens it in a spreadsheet."""
+    or ``non_dealer`` (R28); a cutthroat hand's are the same, and its sitter's
+    columns name the player who sat it out (R36). A preset's hand is scored
+    by its winner (R11), never its sitter. Names are :func:`csv_text`: the
+    export's reader opens it in a spreadsheet."""
     names = {
         player_id: csv_text(name)
         for player_id, name in db.session.execute(
@@ -226,7 +228,7 @@ def export_csv(league: League) -> str:
     writer.writerow(CSV_COLUMNS)
     for game in league_games(league.id):
         for h in game.hands:
-            scored_by = h.two_player_record().winner_player if h.sitter is None else h.record().scorer
+            scored_by = h.two_player_record().winner_player if game.two_player else h.record().scorer
             scorer = None if scored_by is None else int(scored_by)
             scores = h.scores_after
             writer.writerow(
@@ -240,7 +242,7 @@ def export_csv(league: League) -> str:
                     h.captain,
                     names.get(h.captain),
                     h.sitter,
-                    names.get(cast(int, h.sitter), ""),  # a two-player hand has no sitter (R28)
+                    names.get(cast(int, h.sitter), ""),  # a two-player hand has no sitter (R28), cutthroat's has (R36)
                     h.knocker or "",
                     h.outcome,
                     scorer if scorer is not None else "",
