@@ -28,6 +28,7 @@ from referee import (
     judge_hand,
     score_counts,
 )
+from referee.cutthroat import CutthroatHand, CutthroatSeating, CutthroatState
 from referee.errors import HandError, HistoryError
 from referee.explain import explain_draw
 from referee.history import (
@@ -63,7 +64,7 @@ from referee.preset_hand import (
     judge_preset_hand,
     score_preset_counts,
 )
-from referee.presets import PresetRules
+from referee.presets import Preset, PresetRules
 from referee.roles import PlayerId
 from referee.sheet import explain_hand_boxes
 from referee.stats import game_figures, two_player_game_figures
@@ -71,7 +72,14 @@ from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
 from schemas.numbers import NotUtf8Error, NumberOutOfRangeError
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict, step_dicts
-from schemas.transfer import GAME_SCHEMAS, GameReader, TwoPlayerGameImportSchema, is_two_player_game
+from schemas.transfer import (
+    GAME_SCHEMAS,
+    CutthroatGameImportSchema,
+    GameReader,
+    TwoPlayerGameImportSchema,
+    is_cutthroat_game,
+    is_two_player_game,
+)
 from schemas.transfer_fast import load_game
 
 
@@ -280,6 +288,7 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         known.add(player["id"])
     schema = GAME_SCHEMAS[doc["format_version"]]()
     two_player_schema = TwoPlayerGameImportSchema()
+    cutthroat_schema = CutthroatGameImportSchema()
     games = []
     given = doc["games"]
     reader = GameReader()
@@ -304,8 +313,11 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
             raise
         except ValueError:
             raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON) from None
+        loader = schema
+        if version >= 3 and is_two_player_game(raw):
+            loader = cutthroat_schema if is_cutthroat_game(raw) else two_player_schema
         try:
-            game = (two_player_schema if version >= 3 and is_two_player_game(raw) else schema).load(raw)
+            game = loader.load(raw)
         except ValidationError as err:
             raise refused(err.messages, field) from None
         games.append(judge_game(game, raw, known, field))
@@ -342,11 +354,13 @@ def judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fie
 def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], field: str) -> ImportedGame:
     """:func:`judge_game`, its referee's errors with paths into the game. A
     game of a two-player preset (R27, R28) is judged by its preset's rules
-    and folded as a two-player game; every check is the same."""
+    and folded as a two-player game, a cutthroat game (R36) as one of three
+    whose every hand is a two-player hand; every check is the same."""
     players: list[int] = game["players"]
     rules: Rules | PresetRules = game["rules"] if isinstance(game["rules"], PresetRules) else Rules(**game["rules"])
-    verify_players(players, known, two_player=isinstance(rules, PresetRules))
-    first = seat(players, game["first_roles"], "first_roles")
+    cutthroat = isinstance(rules, PresetRules) and rules.preset is Preset.CUTTHROAT
+    verify_players(players, known, two_player=isinstance(rules, PresetRules) and not cutthroat, cutthroat=cutthroat)
+    first = seat(players, game["first_roles"], "first_roles", cutthroat=cutthroat)
     verify_cut(players, game["cut"], first)
     state = start(rules, first)
     log: list[tuple[Record, int | None]] = []
@@ -406,8 +420,8 @@ def _judge_game(game: dict[str, Any], given: dict[str, Any], known: set[int], fi
         )
         disputes = judge_disputes(game["disputes"], given["disputes"], versions, rules, field)
     cut = game["cut"]
-    if isinstance(state, TwoPlayerState | HollywoodState):
-        two = [(cast(TwoPlayerHand, record), deadwood) for record, deadwood in log]
+    if isinstance(state, TwoPlayerState | HollywoodState | CutthroatState):
+        two = [(cast(TwoPlayerHand | CutthroatHand, record), deadwood) for record, deadwood in log]
         figures = two_player_game_figures(two, players, state.winner, finished=state.finished)
     else:
         figures = game_figures([cast(HandRecord, record) for record, _ in log], players, state.winner)
@@ -435,6 +449,10 @@ def judge_any(data: dict[str, Any], rules: Rules | PresetRules) -> Judged | Pres
 
 def _record(seating: Seats, knocker: Role | Seat | None, score: Score | HandScore, deadwood: int | None) -> Record:
     """A judged hand as its game's fold replays it."""
+    if isinstance(seating, CutthroatSeating):  # R36: a two-player hand, its sitter sat out
+        assert knocker is None or isinstance(knocker, Seat)
+        assert isinstance(score, HandScore)
+        return CutthroatHand(seating, knocker, score)
     if isinstance(seating, Seating):
         assert knocker is None or isinstance(knocker, Seat)
         assert isinstance(score, HandScore)
@@ -502,6 +520,8 @@ def _player_scores(given: dict[str, int], players: list[int], field: str) -> dic
 def _version_record(seating: Seats, judged: _Known) -> Record:
     ruling = judged.ruling
     scorer = ruling["scorer"]
+    if isinstance(seating, CutthroatSeating):  # R36: a two-player hand while the third sits out
+        return CutthroatHand(seating, None if judged.knocker is None else Seat(judged.knocker), ruled_score(ruling))
     if isinstance(seating, Seating):  # R28: a two-player hand, its boxes and big gin as ruled
         return TwoPlayerHand(seating, None if judged.knocker is None else Seat(judged.knocker), ruled_score(ruling))
     return HandRecord(
@@ -539,7 +559,15 @@ def judge_revisions(
     listing = Listing()
     for j, (rev, rraw) in enumerate(zip(given, raw, strict=True)):
         number = rev["number"]
-        listing = list_version(listing, number, rev["revision"], rev["action"], rev["seating"], players)
+        listing = list_version(
+            listing,
+            number,
+            rev["revision"],
+            rev["action"],
+            rev["seating"],
+            players,
+            cutthroat=isinstance(first, CutthroatSeating),
+        )
         roles = listing.seating
         assert roles is not None
         rfield = f"{field}.revisions[{j}]"

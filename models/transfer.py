@@ -32,17 +32,19 @@ from models.game import Game, Hand, Player, preset_columns, replay_preset, resul
 from models.league import PUBLIC, League, LeagueMember
 from models.revisions import HandRevision, first_revisions
 from referee import GameState, Role, Roles, Rules, Score
+from referee.cutthroat import CutthroatHand, CutthroatSeating, CutthroatState
 from referee.hollywood import HollywoodState
 from referee.preset_hand import HandScore
-from referee.presets import PresetRules
+from referee.presets import Preset, PresetRules
 from referee.stats import Figures
 from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 
 FORMAT = "ginref.league"
 #: 2 adds each game's ``revisions`` and ``disputes``; an import reads 1 too (each hand recorded once)
 FORMAT_VERSION = 2
-#: 3 adds the games of the two-player presets (R27, R28): a league that holds one is
-#: exported as 3, any other as 2, which every reader of 2 still reads
+#: 3 adds the games of the presets (R27: the two-player presets, R28, and cutthroat's
+#: three players, R36): a league that holds one is exported as 3, any other as 2,
+#: which every reader of 2 still reads
 TWO_PLAYER_FORMAT_VERSION = 3
 
 
@@ -211,8 +213,10 @@ def export_csv(league: League) -> str:
     """One row per hand: roles, outcome, points and running scores. A
     two-player hand's dealer and non-dealer stand in the box's and the
     captain's columns, its sitter's are empty and its knocker says ``dealer``
-    or ``non_dealer`` (R28). Names are :func:`csv_text`: the export's reader
-    opens it in a spreadsheet."""
+    or ``non_dealer`` (R28); a cutthroat hand's are the same, and its sitter's
+    columns name the player who sat it out (R36). A preset's hand is scored
+    by its winner (R11), never its sitter. Names are :func:`csv_text`: the
+    export's reader opens it in a spreadsheet."""
     names = {
         player_id: csv_text(name)
         for player_id, name in db.session.execute(
@@ -226,7 +230,7 @@ def export_csv(league: League) -> str:
     writer.writerow(CSV_COLUMNS)
     for game in league_games(league.id):
         for h in game.hands:
-            scored_by = h.two_player_record().winner_player if h.sitter is None else h.record().scorer
+            scored_by = h.two_player_record().winner_player if game.two_player else h.record().scorer
             scorer = None if scored_by is None else int(scored_by)
             scores = h.scores_after
             writer.writerow(
@@ -240,7 +244,7 @@ def export_csv(league: League) -> str:
                     h.captain,
                     names.get(h.captain),
                     h.sitter,
-                    names.get(cast(int, h.sitter), ""),  # a two-player hand has no sitter (R28)
+                    names.get(cast(int, h.sitter), ""),  # a two-player hand has no sitter (R28), cutthroat's has (R36)
                     h.knocker or "",
                     h.outcome,
                     scorer if scorer is not None else "",
@@ -260,10 +264,11 @@ class ImportedHand:
     """A hand of an import as the referee judged it again from its input (in
     the document's player ids): the ruling is the referee's, the input its
     canonical form. A two-player game's (R28) is seated by its dealer and
-    non-dealer, its knocker a seat and its score a preset's."""
+    non-dealer (and a cutthroat game's, R36, by its sitter too), its knocker
+    a seat and its score a preset's."""
 
     number: int
-    seating: Roles | Seating
+    seating: Roles | Seating | CutthroatSeating
     knocker: Role | Seat | None
     score: Score | HandScore
     mode: str
@@ -282,7 +287,7 @@ class ImportedRevision:
     revision: int
     action: str
     mode: str
-    seating: Roles | Seating
+    seating: Roles | Seating | CutthroatSeating
     knocker: str | None
     input: dict[str, Any]
     ruling: dict[str, Any]
@@ -325,9 +330,9 @@ class ImportedGame:
     players: list[int]
     rules: Rules | PresetRules
     cut: dict[int, str] | None
-    first_roles: Roles | Seating
+    first_roles: Roles | Seating | CutthroatSeating
     hands: list[ImportedHand]
-    state: GameState | TwoPlayerState | HollywoodState
+    state: GameState | TwoPlayerState | HollywoodState | CutthroatState
     figures: dict[int, Figures]
     revisions: list[ImportedRevision] | None = None
     disputes: list[ImportedDispute] = field(default_factory=list)
@@ -449,17 +454,36 @@ def import_league(doc: ImportedLeague, mapped: Mapping[int, int] | None = None) 
     return league, players
 
 
-def _mapped(roles: Roles | Seating, ids: dict[int, int]) -> dict[str, int | None]:
+def _mapped(roles: Roles | Seating | CutthroatSeating, ids: dict[int, int]) -> dict[str, int | None]:
     """A hand's seats as the hand table's columns, in the new ids (a two-player
-    hand's dealer as its box, its non-dealer as its captain, R28)."""
+    hand's dealer as its box, its non-dealer as its captain, R28; a cutthroat
+    hand's sitter as its sitter, R36)."""
+    if isinstance(roles, CutthroatSeating):
+        return {"box": ids[int(roles.dealer)], "captain": ids[int(roles.non_dealer)], "sitter": ids[int(roles.sitter)]}
     if isinstance(roles, Seating):
         return {"box": ids[int(roles.dealer)], "captain": ids[int(roles.non_dealer)], "sitter": None}
     return {"box": ids[int(roles.box)], "captain": ids[int(roles.captain)], "sitter": ids[int(roles.sitter)]}
 
 
 def _two_player_columns(game: ImportedGame, ids: dict[int, int]) -> dict[str, Any]:
-    """A two-player game's derived columns (R28-R31), its fold replayed in the new ids."""
-    assert isinstance(game.rules, PresetRules) and isinstance(game.first_roles, Seating)
+    """A two-player game's derived columns (R28-R31), or a cutthroat game's
+    (R36), its fold replayed in the new ids."""
+    rules = game.rules
+    assert isinstance(rules, PresetRules) and not isinstance(game.first_roles, Roles)
+    if rules.preset is Preset.CUTTHROAT:
+        assert isinstance(game.first_roles, CutthroatSeating)
+
+        def seated(seating: CutthroatSeating) -> CutthroatSeating:
+            return CutthroatSeating(ids[int(seating.dealer)], ids[int(seating.non_dealer)], ids[int(seating.sitter)])
+
+        played = [
+            CutthroatHand(
+                seated(cast(CutthroatSeating, h.seating)), cast(Seat | None, h.knocker), cast(HandScore, h.score)
+            )
+            for h in game.hands
+        ]
+        return preset_columns(rules, replay_preset(rules, seated(game.first_roles), played))
+    assert isinstance(game.first_roles, Seating)
 
     def moved(seating: Seating) -> Seating:
         return Seating(ids[int(seating.dealer)], ids[int(seating.non_dealer)])
@@ -468,13 +492,13 @@ def _two_player_columns(game: ImportedGame, ids: dict[int, int]) -> dict[str, An
         TwoPlayerHand(moved(cast(Seating, h.seating)), cast(Seat | None, h.knocker), cast(HandScore, h.score))
         for h in game.hands
     ]
-    return preset_columns(game.rules, replay_preset(game.rules, moved(game.first_roles), hands))
+    return preset_columns(rules, replay_preset(rules, moved(game.first_roles), hands))
 
 
 def _game_row(game: ImportedGame, ids: dict[int, int], league_id: int, now: datetime) -> dict[str, Any]:
     state = game.state
     first = _mapped(game.first_roles, ids)
-    if isinstance(state, TwoPlayerState | HollywoodState):
+    if isinstance(state, TwoPlayerState | HollywoodState | CutthroatState):
         columns = _two_player_columns(game, ids)
     else:
         columns = state_columns(

@@ -1,4 +1,5 @@
-"""A game's record judged against the rules (R8, R9, R11, R20, R26): its
+"""A game's record judged against the rules (R8, R9, R11, R20, R26, and a
+preset's: R28, R30, R34, R36): its
 seatings and cut, its hands' order and the win, and its revisions (every
 version of every hand number, undone ones too) replayed in the order they
 were made, with the scores each gives; and its disputes against them.
@@ -34,6 +35,14 @@ from enum import StrEnum
 from typing import Any
 
 from referee.cards import Card
+from referee.cutthroat import (
+    CutthroatHand,
+    CutthroatSeating,
+    CutthroatState,
+    advance_cutthroat,
+    new_cutthroat_game,
+    verify_cutthroat_seating,
+)
 from referee.errors import (
     ActionError,
     DisputeRecordError,
@@ -60,12 +69,13 @@ from referee.two_player import (
     verify_first_seating,
 )
 
-#: a hand's seats: the three-handed game's roles (R8), or a two-player game's dealer and non-dealer (R28)
-Seats = Roles | Seating
+#: a hand's seats: the three-handed game's roles (R8), a two-player game's dealer and
+#: non-dealer (R28), or a cutthroat game's dealer, non-dealer and sitter (R36)
+Seats = Roles | Seating | CutthroatSeating
 #: a hand as its game's fold replays it
-Record = HandRecord | TwoPlayerHand
+Record = HandRecord | TwoPlayerHand | CutthroatHand
 #: a game's state after some hands (a Hollywood match's, R34, is its three columns)
-State = GameState | TwoPlayerState | HollywoodState
+State = GameState | TwoPlayerState | HollywoodState | CutthroatState
 
 __all__ = [
     "NEXT_ACTIONS",
@@ -133,9 +143,11 @@ def same_json(a: Any, b: Any) -> bool:
 # --- the game: its players, its first hand's seating, its hands in order -----------------------------------
 
 
-def verify_players(players: Sequence[PlayerId], known: Collection[PlayerId], *, two_player: bool = False) -> None:
+def verify_players(
+    players: Sequence[PlayerId], known: Collection[PlayerId], *, two_player: bool = False, cutthroat: bool = False
+) -> None:
     """A game's players are the document's (``known``), three different ones
-    (R8), or two under a two-player preset (R28).
+    (R8; R36 in cutthroat), or two under a two-player preset (R28).
 
     >>> verify_players([1, 2, 2], {1, 2, 3})
     Traceback (most recent call last):
@@ -155,24 +167,41 @@ def verify_players(players: Sequence[PlayerId], known: Collection[PlayerId], *, 
                 rule="R28",
                 value=list(players),
             )
-    elif len(set(players)) != 3:
+    elif len(players) != 3 or len(set(players)) != 3:
+        rule = "R36" if cutthroat else "R8"
         raise SeatingError(
-            f"a game has three different players (R8), not {list(players)}",
+            f"a {'cutthroat ' if cutthroat else ''}game has three different players ({rule}), not {list(players)}",
             field="players",
-            rule="R8",
+            rule=rule,
             value=list(players),
         )
 
 
-def seat(players: Sequence[PlayerId], given: Mapping[str, PlayerId], field: str) -> Seats:
-    """The roles ``given`` at ``field``: the game's three players (R8), or
-    its two as dealer and non-dealer (R28).
+def seat(players: Sequence[PlayerId], given: Mapping[str, PlayerId], field: str, *, cutthroat: bool = False) -> Seats:
+    """The roles ``given`` at ``field``: the game's three players (R8), its
+    two as dealer and non-dealer (R28), or (``cutthroat``) its three as
+    dealer, non-dealer and sitter (R36).
 
     >>> seat([1, 2, 3], {"box": 3, "captain": 1, "sitter": 2}, "first_roles")
     Roles(box=3, captain=1, sitter=2)
     >>> seat([1, 2], {"dealer": 2, "non_dealer": 1}, "first_roles")
     Seating(dealer=2, non_dealer=1)
+    >>> seat([1, 2, 3], {"dealer": 2, "non_dealer": 2, "sitter": 3}, "hands[0].seating", cutthroat=True)
+    Traceback (most recent call last):
+    ...
+    referee.errors.SeatingError: dealer, non_dealer and sitter are the game's three players [1, 2, 3] (R36)
     """
+    if cutthroat:
+        if set(given) != {"dealer", "non_dealer", "sitter"} or sorted(given.values(), key=str) != sorted(
+            players, key=str
+        ):
+            raise SeatingError(
+                f"dealer, non_dealer and sitter are the game's three players {list(players)} (R36)",
+                field=field,
+                rule="R36",
+                value=dict(given),
+            )
+        return CutthroatSeating(given["dealer"], given["non_dealer"], given["sitter"])
     if len(players) == 2:
         if set(given) != {"dealer", "non_dealer"} or sorted(given.values(), key=str) != sorted(players, key=str):
             raise SeatingError(
@@ -193,19 +222,23 @@ def seat(players: Sequence[PlayerId], given: Mapping[str, PlayerId], field: str)
 def verify_cut(players: Sequence[PlayerId], cut: Mapping[str, Card] | None, first: Seats) -> None:
     """R9: one card from each of the game's players (a
     :class:`~referee.errors.CutError` at ``cut`` otherwise), and the roles it
-    gives are the first hand's (R28: the dealer of a two-player game's). No
-    cut (None): the roles were given directly."""
+    gives are the first hand's (R28: the dealer of a two-player game's; R36:
+    the dealer, non-dealer and sitter of a cutthroat game's). No cut (None):
+    the roles were given directly."""
     if cut is None:
         return
     roles: Seats
     try:
-        roles = (
-            verify_first_seating(players, cut=cut) if isinstance(first, Seating) else verify_seating(players, cut=cut)
-        )
+        if isinstance(first, CutthroatSeating):
+            roles = verify_cutthroat_seating(players, cut=cut)
+        elif isinstance(first, Seating):
+            roles = verify_first_seating(players, cut=cut)
+        else:
+            roles = verify_seating(players, cut=cut)
     except RefereeError as err:
         raise err.at("cut") from None
     if roles != first:
-        rule = "R28" if isinstance(first, Seating) else "R9"
+        rule = _seating_rule(first, first=True)
         raise SeatingError(
             f"the cut seats {roles.as_dict()} ({rule}), not first_roles {first.as_dict()}",
             field="cut",
@@ -231,7 +264,8 @@ def verify_next_hand(
     players (R8), as R11 gives after the hand before (R9 for the first),
     unless that hand was corrected after it was played (``after_correction``,
     R26: the record stands). A two-player game's hand is seated by its
-    dealer and non-dealer, as R28 gives. Returns the seating.
+    dealer and non-dealer, as R28 gives; a cutthroat game's by its dealer,
+    non-dealer and sitter, as R36 gives. Returns the seating.
 
     >>> first = Roles(box=1, captain=2, sitter=3)
     >>> verify_next_hand(Rules(), [1, 2, 3], new_game(first), 1, first.as_dict(), total=1, after_correction=False)
@@ -251,29 +285,29 @@ def verify_next_hand(
             f"player {state.winner} reaches {rules.target_score} at hand {i}: "
             f"hands {', '.join(map(str, stranded))} would come after the win ({_win_rule(state)})",
             field="hands",
+            rule=_win_rule(state),
             hands=stranded,
             winner=state.winner,
             won_at=i,
         )
     field = f"hands[{i}].seating"
-    seating = seat(players, given, field)
+    seating = seat(players, given, field, cutthroat=isinstance(state, CutthroatState))
     expected = _next_seats(state)
     if seating == expected:
         return seating
     assert expected is not None
-    two = isinstance(expected, Seating)
     if i == 0:
+        rule = _seating_rule(expected, first=True)
         raise SeatingError(
-            f"the first hand is played in first_roles {expected.as_dict()} ({'R28' if two else 'R9'}), "
-            f"not {seating.as_dict()}",
+            f"the first hand is played in first_roles {expected.as_dict()} ({rule}), not {seating.as_dict()}",
             field=field,
-            rule="R28" if two else "R9",
+            rule=rule,
             value=seating.as_dict(),
             seating=expected.as_dict(),
         )
     if not after_correction:
         raise SeatingError(
-            f"after hand {i} the seating is {expected.as_dict()} ({'R28' if two else 'R11'}), "
+            f"after hand {i} the seating is {expected.as_dict()} ({_seating_rule(expected, first=False)}), "
             f"not {seating.as_dict()}; "
             f"a hand sits otherwise only when the hand before it was corrected (R26)",
             field=field,
@@ -288,18 +322,33 @@ def _next_seats(state: State) -> Seats | None:
     return state.roles if isinstance(state, GameState) else state.seating
 
 
+def _seating_rule(seats: Seats, *, first: bool) -> str:
+    """The rule that seats a hand: the first (R9, R28, R36) or the next (R11, R28, R36)."""
+    if isinstance(seats, CutthroatSeating):
+        return "R36"
+    if isinstance(seats, Seating):
+        return "R28"
+    return "R9" if first else "R11"
+
+
 def _win_rule(state: State) -> str:
-    """The rule that ends a game: R20, R30 under a two-player preset, R34 for a Hollywood match."""
+    """The rule that ends a game: R20, R30 under a two-player preset, R34 for
+    a Hollywood match, R36 for a cutthroat game."""
     if isinstance(state, HollywoodState):
         return "R34"
+    if isinstance(state, CutthroatState):
+        return "R36"
     return "R30" if isinstance(state, TwoPlayerState) else "R20"
 
 
 def start(rules: Rules | PresetRules, first: Seats) -> State:
     """A game's state before its first hand: three-handed (R8), two-player
-    (R28) or a Hollywood match of three columns (R34)."""
+    (R28), a Hollywood match of three columns (R34) or a cutthroat game of
+    three (R36)."""
     if isinstance(first, Roles):
         return new_game(first)
+    if isinstance(first, CutthroatSeating):
+        return new_cutthroat_game(first)
     if isinstance(rules, PresetRules) and rules.preset is Preset.HOLLYWOOD:
         return new_hollywood_match(first)
     return new_two_player_game(first)
@@ -308,11 +357,15 @@ def start(rules: Rules | PresetRules, first: Seats) -> State:
 def advance_any(rules: Rules | PresetRules, state: State, record: Record) -> State:
     """``state`` after one more hand, by the fold of the game's kind: the
     three-handed game's (:func:`~referee.game.advance`), a two-player
-    preset's (:func:`~referee.two_player.advance_two_player`) or a
-    Hollywood match's (:func:`~referee.hollywood.advance_hollywood`)."""
+    preset's (:func:`~referee.two_player.advance_two_player`), a
+    Hollywood match's (:func:`~referee.hollywood.advance_hollywood`) or a
+    cutthroat game's (:func:`~referee.cutthroat.advance_cutthroat`)."""
     if isinstance(state, GameState):
         assert isinstance(rules, Rules) and isinstance(record, HandRecord)
         return advance(rules, state, record)
+    if isinstance(state, CutthroatState):
+        assert isinstance(rules, PresetRules) and isinstance(record, CutthroatHand)
+        return advance_cutthroat(rules, state, record)
     assert isinstance(rules, PresetRules) and isinstance(record, TwoPlayerHand)
     if isinstance(state, HollywoodState):
         return advance_hollywood(rules, state, record)
@@ -323,12 +376,14 @@ def verify_result(
     rules: Rules | PresetRules, state: State, status: str, winner: PlayerId | None, scores: Mapping[str, int]
 ) -> None:
     """A game's status, winner and scores (keyed by player as written) are
-    those its hands give (``state``, after the last): R20, R26."""
+    those its hands give (``state``, after the last): R20 (R30 under a
+    two-player preset, R34 for a Hollywood match, R36 in cutthroat), R26."""
     derived = "finished" if state.finished else "in_progress"
     if status != derived:
         raise ResultError(
             f"the hands leave the game {derived}, not {status} ({_win_rule(state)})",
             field="status",
+            rule=_win_rule(state),
             value=status,
             expected=derived,
         )
@@ -336,6 +391,7 @@ def verify_result(
         raise ResultError(
             f"the hands make {state.winner} the winner, not {winner} ({_win_rule(state)})",
             field="winner",
+            rule=_win_rule(state),
             value=winner,
             expected=state.winner,
         )
@@ -369,12 +425,15 @@ def list_version(
     action: str,
     given: Mapping[str, PlayerId],
     players: Sequence[PlayerId],
+    *,
+    cutthroat: bool = False,
 ) -> Listing:
     """The listing after one more revision: listed by hand number, 1, 2, ...
     without gaps, each hand number's revisions numbered 1, 2, ...; its action
     one that may follow the one before (:data:`NEXT_ACTIONS`, R26); its
-    seating the game's players (R8) and, but for a recording, its hand's
-    (R26: a correction keeps its seating).
+    seating the game's players (R8; R28 and, ``cutthroat``, R36 as
+    :func:`seat`) and, but for a recording, its hand's (R26: a correction
+    keeps its seating).
 
     >>> first = list_version(Listing(), 1, 1, "recorded", {"box": 1, "captain": 2, "sitter": 3}, [1, 2, 3])
     >>> list_version(first, 1, 2, "recorded", {"box": 1, "captain": 2, "sitter": 3}, [1, 2, 3])
@@ -412,7 +471,7 @@ def list_version(
             value=action,
             allowed=allowed,
         )
-    roles = seat(players, given, f"{rfield}.seating")
+    roles = seat(players, given, f"{rfield}.seating", cutthroat=cutthroat)
     if action != "recorded" and roles != listing.seating:
         assert listing.seating is not None
         raise SeatingError(
@@ -588,8 +647,11 @@ def verify_revisions(
     the hands that stand its last versions (:func:`verify_standing`), made
     in the order of its history (:func:`verify_history`)."""
     listing = Listing()
+    cutthroat = isinstance(first, CutthroatSeating)
     for v in versions:
-        listing = list_version(listing, v.number, v.revision, v.action, v.seating.as_dict(), players)
+        listing = list_version(
+            listing, v.number, v.revision, v.action, v.seating.as_dict(), players, cutthroat=cutthroat
+        )
     verify_standing(versions, standing, same)
     verify_history(versions, rules, first)
 

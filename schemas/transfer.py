@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.presets import PresetRules
+from referee.presets import Preset, PresetRules
 from schemas.disputes import MAX_CLAIM
 from schemas.fields import (
     DISPUTE_STATUSES,
@@ -230,7 +230,8 @@ class GameImportSchema(GameImportSchemaV1):
 
 
 #: the schema of a game, by the document's ``format_version`` (3 adds the games
-#: of the two-player presets, :class:`TwoPlayerGameImportSchema`; its other games are 2's)
+#: of the two-player presets, :class:`TwoPlayerGameImportSchema`, and of cutthroat,
+#: :class:`CutthroatGameImportSchema`; its other games are 2's)
 GAME_SCHEMAS: dict[int, type[GameImportSchemaV1]] = {1: GameImportSchemaV1, 2: GameImportSchema, 3: GameImportSchema}
 
 _TWO_SEATS = ["dealer", "non_dealer"]  # R28
@@ -277,11 +278,58 @@ class TwoPlayerGameImportSchema(GameImportSchema):
             raise ValidationError("a two-player game's rules name its preset (R27)", "rules")
 
 
-def is_two_player_game(game: Any) -> bool:
-    """Whether a document's game (as given) is one of a two-player preset:
-    its rules name a preset other than the three-handed game (R27)."""
+class _CutthroatSeating(_Seating):
+    """A cutthroat hand's dealer and non-dealer, and the player who sits it out (R36)."""
+
+    sitter = id_field(required=True)
+
+
+class _CutthroatHand(_TwoPlayerHand):
+    seating = fields.Nested(_CutthroatSeating, required=True)
+
+
+class _CutthroatRevision(_TwoPlayerRevision):
+    seating = fields.Nested(_CutthroatSeating, required=True)
+
+
+class CutthroatGameImportSchema(TwoPlayerGameImportSchema):
+    """One cutthroat game (R36) in a document of format 3: three players,
+    each seating its dealer, non-dealer and sitter; its knockers, disputes
+    and rules as a two-player preset's (R28: the sitter neither plays nor
+    disputes)."""
+
+    players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
+    first_roles = fields.Nested(_CutthroatSeating, required=True)
+    hands = fields.List(fields.Nested(_CutthroatHand), required=True)
+    revisions = fields.List(fields.Nested(_CutthroatRevision), required=True)
+
+    @validates_schema(skip_on_field_errors=True)
+    def _two_player_preset(self, data: dict[str, Any], **kwargs: Any) -> None:
+        rules = data["rules"]
+        if not isinstance(rules, PresetRules) or rules.preset is not Preset.CUTTHROAT:
+            raise ValidationError("a cutthroat game's rules name its preset (R36)", "rules")
+
+
+def game_preset(game: Any) -> str:
+    """The preset a document's game (as given) names in its rules (R27):
+    ``three_handed`` when it names none or its rules are not an object, and
+    no name (``""``) when its preset is not a string (the schema then says
+    what is wrong with them)."""
     rules = game.get("rules") if type(game) is dict else None
-    return type(rules) is dict and rules.get("preset", "three_handed") != "three_handed"
+    preset = rules.get("preset", Preset.THREE_HANDED.value) if type(rules) is dict else Preset.THREE_HANDED.value
+    return preset if type(preset) is str else ""
+
+
+def is_two_player_game(game: Any) -> bool:
+    """Whether a document's game (as given) is one of a preset: its rules
+    name a preset other than the three-handed game (R27), cutthroat's
+    three-player game (R36) included."""
+    return game_preset(game) != Preset.THREE_HANDED.value
+
+
+def is_cutthroat_game(game: Any) -> bool:
+    """Whether a document's game (as given) names cutthroat as its preset (R36)."""
+    return game_preset(game) == Preset.CUTTHROAT.value
 
 
 class _Player(Schema):

@@ -174,6 +174,12 @@ def _tampered(doc: dict[str, Any], change: Any) -> dict[str, Any]:
             None,
         ),
         (
+            "a winner before the target is reached",
+            lambda d: _oklahoma(d).update(winner=_oklahoma(d)["players"][0]),
+            "games[7].winner",
+            "R30",
+        ),
+        (
             "an option out of range",
             lambda d: _oklahoma(d)["rules"].update(gin_boxes=9),
             "games[7].rules.gin_boxes",

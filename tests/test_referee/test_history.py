@@ -14,6 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import parse_card
+from referee.cutthroat import CutthroatHand, CutthroatSeating, advance_cutthroat, new_cutthroat_game
 from referee.errors import (
     ActionError,
     CutError,
@@ -34,6 +35,7 @@ from referee.history import (
     Standing,
     Version,
     list_version,
+    seat,
     verify_cut,
     verify_history,
     verify_named,
@@ -42,9 +44,12 @@ from referee.history import (
     verify_result,
     verify_revisions,
 )
+from referee.preset_hand import score_preset_counts
+from referee.presets import resolve_rules
 from referee.roles import Role, Roles
 from referee.rules import Rules
 from referee.scoring import DRAW, score_counts
+from referee.two_player import Seat
 from tests.test_referee.referee_helpers import PROPERTY
 
 PLAYERS = [4, 7, 9]
@@ -507,3 +512,79 @@ def test_r26_an_upheld_dispute_is_carried_out_by_one_correction_of_its_hand() ->
         "only a correction of hand 1 names dispute 1, once it is upheld (R26)",
         "revisions[1].dispute",
     )
+
+
+# --- cutthroat (R36): three players, two play each hand while the third sits out ---------------------------
+
+CUTTHROAT = resolve_rules("cutthroat", {"target_score": 20})
+CT_FIRST = CutthroatSeating(dealer=4, non_dealer=7, sitter=9)
+CT_SEATED = {"dealer": 4, "non_dealer": 7, "sitter": 9}
+DEALER_WINS = CutthroatHand(CT_FIRST, Seat.DEALER, score_preset_counts(CUTTHROAT, 2, 12))  # 10 to player 4
+
+
+def test_r36_a_cutthroat_game_has_three_different_players() -> None:
+    verify_players(PLAYERS, {4, 7, 9}, cutthroat=True)
+    for players in ([4, 7], [4, 7, 7]):
+        with pytest.raises(SeatingError) as caught:
+            verify_players(players, {4, 7, 9}, cutthroat=True)
+        assert (caught.value.rule, caught.value.field) == ("R36", "players")
+        assert caught.value.message == f"a cutthroat game has three different players (R36), not {players}"
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"dealer": 4, "non_dealer": 4, "sitter": 9},  # one player in two seats
+        {"dealer": 4, "non_dealer": 7, "sitter": 5},  # a sitter who is not in the game
+        {"dealer": 4, "non_dealer": 7},  # no sitter
+        {"box": 4, "captain": 7, "sitter": 9},  # the three-handed game's roles
+    ],
+)
+def test_r36_a_cutthroat_seating_is_the_games_three_players_as_dealer_non_dealer_and_sitter(
+    given: dict[str, int],
+) -> None:
+    assert seat(PLAYERS, CT_SEATED, "first_roles", cutthroat=True) == CT_FIRST
+    with pytest.raises(SeatingError) as caught:
+        seat(PLAYERS, given, "hands[0].seating", cutthroat=True)
+    assert (caught.value.rule, caught.value.field, caught.value.value) == ("R36", "hands[0].seating", given)
+
+
+def test_r36_the_cut_seats_a_cutthroat_games_first_hand() -> None:
+    cut = {"4": parse_card("KH"), "7": parse_card("7D"), "9": parse_card("2S")}  # the two higher play
+    verify_cut(PLAYERS, cut, CT_FIRST)
+    with pytest.raises(SeatingError) as caught:
+        verify_cut(PLAYERS, cut, CutthroatSeating(dealer=7, non_dealer=4, sitter=9))
+    assert (caught.value.rule, caught.value.field) == ("R36", "cut")
+    tied = {**cut, "7": parse_card("KD")}
+    with pytest.raises(CutError) as tie:
+        verify_cut(PLAYERS, tied, CT_FIRST)
+    assert (tie.value.rule, tie.value.field, tie.value.players) == ("R36", "cut", [4, 7])
+
+
+def test_r36_r26_a_cutthroat_hand_sits_as_r36_gives_unless_the_hand_before_was_corrected() -> None:
+    state = advance_cutthroat(CUTTHROAT, new_cutthroat_game(CT_FIRST), DEALER_WINS)
+    # R36: the loser (7) sits out, the sitter (9) comes in and deals to the winner (4)
+    assert state.seating == CutthroatSeating(dealer=9, non_dealer=4, sitter=7)
+    with pytest.raises(SeatingError) as caught:
+        verify_next_hand(CUTTHROAT, PLAYERS, state, 2, CT_SEATED, total=2, after_correction=False)
+    assert caught.value.field == "hands[1].seating" and "(R36)" in caught.value.message
+    assert verify_next_hand(CUTTHROAT, PLAYERS, state, 2, CT_SEATED, total=2, after_correction=True) == CT_FIRST
+    with pytest.raises(SeatingError) as first:
+        seated = {"dealer": 7, "non_dealer": 4, "sitter": 9}
+        verify_next_hand(CUTTHROAT, PLAYERS, new_cutthroat_game(CT_FIRST), 1, seated, total=1, after_correction=False)
+    assert (first.value.rule, first.value.field) == ("R36", "hands[0].seating")
+
+
+def test_r36_a_cutthroat_game_ends_at_the_target_and_its_result_cites_r36() -> None:
+    state = new_cutthroat_game(CT_FIRST)
+    for _ in range(2):
+        assert state.seating is not None
+        state = advance_cutthroat(CUTTHROAT, state, CutthroatHand(state.seating, Seat.NON_DEALER, DEALER_WINS.score))
+    assert state.winner == 7 and state.scores == {4: 0, 7: 20, 9: 0}
+    with pytest.raises(HandAfterWinError) as after:
+        verify_next_hand(CUTTHROAT, PLAYERS, state, 3, CT_SEATED, total=3, after_correction=False)
+    assert (after.value.rule, after.value.hands) == ("R36", [3])
+    verify_result(CUTTHROAT, state, "finished", 7, {"4": 0, "7": 20, "9": 0})
+    with pytest.raises(HistoryError) as caught:
+        verify_result(CUTTHROAT, state, "finished", 4, {"4": 0, "7": 20, "9": 0})
+    assert (caught.value.rule, caught.value.field) == ("R36", "winner")
