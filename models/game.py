@@ -97,7 +97,9 @@ class GameView:
     @property
     def match_columns(self) -> list[dict[str, Any]] | None:
         """R34: a Hollywood match's three columns as its row keeps them (None for any other game)."""
-        return None if not self.hollywood or self.sheet is None else list(self.sheet["columns"])
+        if not self.hollywood or self.sheet is None:
+            return None
+        return [{name: column[name] for name in SHOWN_COLUMN_KEYS} for column in self.sheet["columns"]]
 
     @property
     def match_result(self) -> dict[str, Any] | None:
@@ -244,10 +246,17 @@ def two_player_columns(rules: PresetRules, state: TwoPlayerState) -> dict[str, A
     }
 
 
+#: R34: what a column of a match shows (GameView.match_columns); the rest of a
+#: stored column is the rest of its score sheet, kept for the next hand's write
+SHOWN_COLUMN_KEYS = ("number", "scores", "boxes", "hands", "winner", "won_at", "result")
+
+
 def column_dict(rules: PresetRules, column: Column) -> dict[str, Any]:
     """R34: one column of a Hollywood match as the game row keeps it: its
     running scores, boxes, the hands entered in it, its winner and the hand
-    that won it, and its result (R29-R31) once won."""
+    that won it, and its result (R29-R31) once won; and, not shown
+    (:attr:`GameView.match_columns`), the rest of its score sheet for the
+    next hand's write: each player's hand points and hands won."""
     return {
         "number": column.number,
         "scores": {str(p): n for p, n in column.scores.items()},
@@ -256,6 +265,8 @@ def column_dict(rules: PresetRules, column: Column) -> dict[str, Any]:
         "winner": None if column.winner is None else int(column.winner),
         "won_at": column.won_at,
         "result": result_dict(rules, column.result),
+        "hand_points": {str(p): n for p, n in column.sheet.hand_points.items()},
+        "hands_won": {str(p): n for p, n in column.sheet.hands_won.items()},
     }
 
 
