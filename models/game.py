@@ -22,7 +22,7 @@ from models.database import Statement, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
-from referee.hollywood import Column, HollywoodState, replay_hollywood
+from referee.hollywood import Column, HollywoodState, match_result, replay_hollywood
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import Preset, PresetRules, resolve_rules
 from referee.roles import PlayerId
@@ -326,6 +326,49 @@ def stored_two_player_state(game: GameView) -> TwoPlayerState:
     roles = game.roles
     seating = None if roles is None else Seating(roles["dealer"], roles["non_dealer"])
     return TwoPlayerState(score_sheet, seating, game.hands_played, tuple(game.out_of_turn))
+
+
+def stored_hollywood_state(game: GameView) -> HollywoodState:
+    """The stored state of a Hollywood match (R34), rebuilt from its row to
+    advance by one hand without reading its hands: each column's score sheet
+    (with its winner, the hand that won it and its result), the seating for
+    the next hand, the hands played, the R26 marks and the match's result,
+    as :func:`replay_hollywood` of its hands gives them. What is each hand's
+    own is not in it: its columns hold no entries, and it has no ``entered``
+    and no ``running`` (each hand's row keeps the columns it was entered in
+    and the scores after it; each column's row keeps its hands' numbers)."""
+    sheet = game.sheet
+    assert sheet is not None  # a Hollywood match's row keeps its columns
+    players = (game.first_box, game.first_captain)  # R28: as new_hollywood_match seats them
+    by_player = {str(p): p for p in players}
+    rules = game.preset_rules
+
+    def of(values: Mapping[str, int]) -> dict[PlayerId, int]:
+        return {by_player[k]: n for k, n in values.items()}
+
+    columns: list[Column] = []
+    for stored in sheet["columns"]:
+        won_at = stored["won_at"]
+        score_sheet = ScoreSheet(
+            players,
+            of(stored["scores"]),
+            of(stored["hand_points"]),
+            of(stored["boxes"]),
+            of(stored["hands_won"]),
+            stored["winner"],
+        )
+        result = None if won_at is None else score_sheet.result(rules)
+        columns.append(Column(stored["number"], score_sheet, (), won_at, result))
+    roles = game.roles
+    return HollywoodState(
+        players,
+        tuple(columns),
+        None if roles is None else Seating(roles["dealer"], roles["non_dealer"]),
+        game.hands_played,
+        (),
+        tuple(game.out_of_turn),
+        match_result(columns, players),
+    )
 
 
 def state_columns(state: GameState) -> dict[str, Any]:
