@@ -22,7 +22,14 @@ from models.database import Statement, UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.game import advance
-from referee.hollywood import Column, HollywoodState, match_result, replay_hollywood
+from referee.hollywood import (
+    Column,
+    HollywoodState,
+    advance_hollywood,
+    match_result,
+    replay_hollywood,
+    verify_can_record_hollywood,
+)
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import Preset, PresetRules, resolve_rules
 from referee.roles import PlayerId
@@ -270,10 +277,13 @@ def column_dict(rules: PresetRules, column: Column) -> dict[str, Any]:
     }
 
 
-def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, Any]:
+def hollywood_columns(
+    rules: PresetRules, state: HollywoodState, columns: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """A Hollywood match's game row columns derived from its hands (R34): the
     summed scores and boxes, the next seating, the player ahead once it is
-    over, its three columns (in ``sheet``) and the match's result."""
+    over, its three columns (in ``sheet``: ``columns`` when given, else each
+    :func:`column_dict`) and the match's result."""
     result = state.result
     return {
         **_seated_columns(state),
@@ -284,7 +294,7 @@ def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, An
             "winner": None if result.winner is None else int(result.winner),
             "net": result.net,
         },
-        "sheet": {"columns": [column_dict(rules, column) for column in state.columns]},
+        "sheet": {"columns": [column_dict(rules, column) for column in state.columns] if columns is None else columns},
     }
 
 
@@ -571,6 +581,7 @@ class HandRow:
     seating_follows: bool
     recorded_at: datetime
     corrected_at: datetime | None = None
+    columns: list[int] | None = None  # R34: the columns of a Hollywood match it was entered in
 
     @property
     def seating(self) -> Roles:
@@ -736,6 +747,97 @@ def record_two_player_hand(
         delta = {p: Figures(games_played=0) for p in game.players}
         add_two_player_hand(delta, record, knocker_deadwood)
         if after.winner is not None:
+            finish(delta, after.winner)
+        add_figures("game_player", game.id, delta)
+    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)
+
+
+def _entered(rules: PresetRules, column: Column, stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored column after the hand just entered in it: ``column`` is its
+    sheet after the hand, with that one entry (:func:`stored_hollywood_state`
+    keeps no entries), after the hands stored before it."""
+    after = column_dict(rules, column)
+    after["hands"] = stored["hands"] + after["hands"]
+    return after
+
+
+def record_hollywood_hand(
+    game: GameRow, knocker: Seat | None, score: HandScore, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+) -> RecordedTwoPlayer:
+    """Record the next hand of a Hollywood match (R34; ``game`` read with
+    ``lock=True`` in this transaction) in the seating it expects (R28): its
+    stored state (:func:`stored_hollywood_state`) advanced by the hand, a won
+    hand entered in the columns R34 names (none once all three are won), the
+    hand inserted with those columns and the game's row updated, without
+    loading its other hands."""
+    rules = game.preset_rules
+    state = stored_hollywood_state(game)
+    verify_can_record_hollywood(state)  # R34: a 409 once all three columns are won
+    seating = state.seating
+    assert seating is not None
+    record = TwoPlayerHand(seating, knocker, score)
+    after = advance_hollywood(rules, state, record)
+    entered = after.entered[-1]
+    stored = cast(dict[str, Any], game.sheet)["columns"]
+    columns = hollywood_columns(
+        rules,
+        after,
+        [_entered(rules, c, s) if c.number in entered else s for c, s in zip(after.columns, stored, strict=True)],
+    )
+    hand = HandRow(
+        number=after.hands_played,
+        mode=mode,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=None,
+        knocker=None if knocker is None else knocker.value,
+        input=hand_input,
+        ruling=ruling,
+        scores_after=columns["scores"],
+        seating_follows=True,
+        recorded_at=now(),
+        columns=list(entered),
+    )
+    knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
+    _INSERT_HAND.execute(
+        {
+            "game_id": game.id,
+            "number": hand.number,
+            "mode": mode,
+            "box": hand.box,
+            "captain": hand.captain,
+            "sitter": None,
+            "knocker": hand.knocker,
+            "outcome": score.outcome.value,
+            "scorer": None if score.scorer is None else score.scorer.value,
+            "points": score.points,
+            "input": hand_input,
+            "ruling": ruling,
+            "scores_after": hand.scores_after,
+            "seating_follows": True,
+            "knocker_deadwood": knocker_deadwood,
+            "recorded_at": hand.recorded_at,
+            "corrected_at": None,
+            "columns": hand.columns,
+        },
+    )
+    version = game.version + 1
+    changed = _UPDATE_TWO_PLAYER_GAME.execute(
+        {
+            **{"new_" + k: v for k, v in columns.items()},
+            "game_id": game.id,
+            "old_version": game.version,
+            "new_version": version,
+            "new_hands_version": version,
+        },
+    )
+    if changed != 1:
+        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
+    delta: dict[PlayerId, Figures] | None = None
+    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
+        delta = {p: Figures(games_played=0) for p in game.players}
+        add_two_player_hand(delta, record, knocker_deadwood)
+        if after.finished:  # R34: all three columns won; with equal totals, won by none
             finish(delta, after.winner)
         add_figures("game_player", game.id, delta)
     return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)

@@ -15,8 +15,11 @@ from sqlalchemy import create_engine, text
 
 from app import create_app
 from models import Game, db
+from models.game import GameRow, stored_hollywood_state
 from models.verify import verify_books
+from referee.hollywood import replay_hollywood
 from tests.test_api.autoclient import AutoClient
+from tests.test_api.test_hollywood_state import as_stored
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
@@ -334,6 +337,9 @@ def test_upgrade_to_0017_gives_each_hollywood_column_the_rest_of_its_score_sheet
         upgrade(revision="head")
         game = db.session.get(Game, game_id)
         assert game is not None and game.sheet == kept
+        replayed = replay_hollywood(game.preset_rules, game.first_seating, game.two_player_records())
+        row = GameRow.read(game_id)
+        assert row is not None and stored_hollywood_state(row) == as_stored(replayed)
         db.session.rollback()
         assert verify_books() == []
     assert client.get(f"/api/v1/games/{game_id}").get_json() == shown
