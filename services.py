@@ -21,6 +21,7 @@ from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
 from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand, ruled_score
+from models.game import record_hollywood_hand as record_hollywood
 from models.game import record_two_player_hand as record_two_player
 from models.league import PUBLIC
 from models.revisions import add_revision, latest_revision
@@ -30,10 +31,7 @@ from models.transfer import import_league as write_imported_league
 from referee import GameState, Role, Roles, Rules, Score, replay, verify_can_record
 from referee.cutthroat import CutthroatSeating, CutthroatState, verify_can_record_cutthroat
 from referee.hollywood import (
-    HollywoodState,
     MovedHand,
-    advance_hollywood,
-    verify_can_record_hollywood,
     verify_hollywood_correction,
 )
 from referee.preset_hand import HandScore
@@ -191,32 +189,17 @@ def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | Non
     return recorded
 
 
-def record_hollywood_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
+def record_hollywood_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
     """The next hand of a Hollywood match (R34), in the seating the match
-    expects (R28); none once its three columns are won. The match is the
-    fold of its log, advanced by this hand: each won hand entered in the
-    columns R34 names. ``by``: the id of the key that records it."""
-    state = cast(HollywoodState, game.replay_two_player())
-    verify_can_record_hollywood(state)  # R34: a 409 once all three columns are won
-    seating = state.seating
-    assert seating is not None
-    hand = Hand(
-        number=state.hands_played + 1,
-        box=int(seating.dealer),
-        captain=int(seating.non_dealer),
-        sitter=None,
-        scores_after={},
-        seating_follows=True,
-        recorded_at=now(),
-    )
-    _set_two_player_result(hand, judged)
-    game.hands.append(hand)
-    game.apply_two_player(advance_hollywood(game.preset_rules, state, cast(TwoPlayerHand, hand.two_player_record())))
-    db.session.flush()
-    _books(game, history=True)
-    add_revision(game.id, hand, "recorded", game.scores, key_id=by)
-    add_event(game.id, game.version, "hand_recorded", hand.number)
-    return hand
+    expects (R28); none once its three columns are won. The match's stored
+    state advanced by this hand: a won hand entered in the columns R34
+    names. ``by``: the id of the key that records it."""
+    recorded = record_hollywood(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    if game.league_id is not None:
+        league_books.hand_appended(recorded)
+    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
+    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
+    return recorded
 
 
 def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:

@@ -92,13 +92,16 @@ def _record_two_player_hand(
 
 
 def _record_hollywood_hand(
-    data: dict[str, Any], game_id: int, row: GameRow, credential: KeyRow
+    data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
 ) -> tuple[HandInGame, int, dict[str, str]]:
     """The next hand of a Hollywood match (R34): judged as a classic hand, entered in its columns."""
-    _check_two_player_seating(data.pop("seating", None), row.roles, row.players)
-    judged = judge_preset_input(data, row.preset_rules)
-    game = load_game(game_id)  # the guard holds its row locked
-    hand = services.record_hollywood_hand(game, judged, by=credential.id)
+    _check_two_player_seating(data.pop("seating", None), game.roles, game.players)
+    judged = judge_preset_input(data, game.preset_rules)
+    try:
+        recorded = services.record_hollywood_hand(game, judged, by=credential.id)
+    except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
+        raise conflict("the game changed while this hand was being recorded: read it again") from None
+    hand, game = recorded.hand, recorded.game
     return (
         HandInGame(hand, game),
         201,

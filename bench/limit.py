@@ -56,7 +56,7 @@ HAND = {"knocker": "box", "knocker_hand": {"cards": KNOCKER}, "defender_hand": {
 # R28: the same hand in a two-player game; the dealer knocks, wins and deals again (R28, classic).
 TWO_PLAYER_HAND = {**HAND, "knocker": "dealer"}
 HANDS_PER_GAME = 100  # 6 points a hand: far from the target of 1000
-# a Hollywood match is the fold of its log at each hand: its games last as long as a real match's
+# a Hollywood match lasts as long as a real one (a classic game is replaced every HANDS_PER_GAME hands)
 HOLLYWOOD_HANDS = 20
 THREE_HANDED, TWO_PLAYER, HOLLYWOOD = "three-handed", "two-player", "hollywood"
 

@@ -74,6 +74,8 @@ def hand_appended(recorded: Recorded | RecordedTwoPlayer) -> None:
     add_figures("league_player", league.id, recorded.delta)
     if game.winner is not None and not league.streaks_stale:
         _extend_streaks(league, game, game.winner)
+    elif game.winner is None and game.status == "finished":
+        league.streaks_stale = True  # R34: a match that ends even, won by none: the next read recounts
     if not league.ratings_stale and _follows(league.rated_through, game, number):
         if isinstance(recorded, Recorded):
             _rate_one(league, recorded.record)

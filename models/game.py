@@ -30,7 +30,14 @@ from referee.cutthroat import (
     replay_cutthroat,
 )
 from referee.game import advance
-from referee.hollywood import Column, HollywoodState, replay_hollywood
+from referee.hollywood import (
+    Column,
+    HollywoodState,
+    advance_hollywood,
+    match_result,
+    replay_hollywood,
+    verify_can_record_hollywood,
+)
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import Preset, PresetRules, resolve_rules
 from referee.roles import PlayerId
@@ -115,7 +122,9 @@ class GameView:
     @property
     def match_columns(self) -> list[dict[str, Any]] | None:
         """R34: a Hollywood match's three columns as its row keeps them (None for any other game)."""
-        return None if not self.hollywood or self.sheet is None else list(self.sheet["columns"])
+        if not self.hollywood or self.sheet is None:
+            return None
+        return [{name: column[name] for name in SHOWN_COLUMN_KEYS} for column in self.sheet["columns"]]
 
     @property
     def match_result(self) -> dict[str, Any] | None:
@@ -294,10 +303,17 @@ def two_player_columns(rules: PresetRules, state: TwoPlayerState | CutthroatStat
     }
 
 
+#: R34: what a column of a match shows (GameView.match_columns); the rest of a
+#: stored column is the rest of its score sheet, kept for the next hand's write
+SHOWN_COLUMN_KEYS = ("number", "scores", "boxes", "hands", "winner", "won_at", "result")
+
+
 def column_dict(rules: PresetRules, column: Column) -> dict[str, Any]:
     """R34: one column of a Hollywood match as the game row keeps it: its
     running scores, boxes, the hands entered in it, its winner and the hand
-    that won it, and its result (R29-R31) once won."""
+    that won it, and its result (R29-R31) once won; and, not shown
+    (:attr:`GameView.match_columns`), the rest of its score sheet for the
+    next hand's write: each player's hand points and hands won."""
     return {
         "number": column.number,
         "scores": {str(p): n for p, n in column.scores.items()},
@@ -306,13 +322,18 @@ def column_dict(rules: PresetRules, column: Column) -> dict[str, Any]:
         "winner": None if column.winner is None else int(column.winner),
         "won_at": column.won_at,
         "result": result_dict(rules, column.result),
+        "hand_points": {str(p): n for p, n in column.sheet.hand_points.items()},
+        "hands_won": {str(p): n for p, n in column.sheet.hands_won.items()},
     }
 
 
-def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, Any]:
+def hollywood_columns(
+    rules: PresetRules, state: HollywoodState, columns: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """A Hollywood match's game row columns derived from its hands (R34): the
     summed scores and boxes, the next seating, the player ahead once it is
-    over, its three columns (in ``sheet``) and the match's result."""
+    over, its three columns (in ``sheet``: ``columns`` when given, else each
+    :func:`column_dict`) and the match's result."""
     result = state.result
     return {
         **_seated_columns(state),
@@ -323,7 +344,7 @@ def hollywood_columns(rules: PresetRules, state: HollywoodState) -> dict[str, An
             "winner": None if result.winner is None else int(result.winner),
             "net": result.net,
         },
-        "sheet": {"columns": [column_dict(rules, column) for column in state.columns]},
+        "sheet": {"columns": [column_dict(rules, column) for column in state.columns] if columns is None else columns},
     }
 
 
@@ -367,6 +388,49 @@ def stored_two_player_state(game: GameView) -> TwoPlayerState:
     roles = game.roles
     seating = None if roles is None else Seating(roles["dealer"], roles["non_dealer"])
     return TwoPlayerState(score_sheet, seating, game.hands_played, tuple(game.out_of_turn))
+
+
+def stored_hollywood_state(game: GameView) -> HollywoodState:
+    """The stored state of a Hollywood match (R34), rebuilt from its row to
+    advance by one hand without reading its hands: each column's score sheet
+    (with its winner, the hand that won it and its result), the seating for
+    the next hand, the hands played, the R26 marks and the match's result,
+    as :func:`replay_hollywood` of its hands gives them. What is each hand's
+    own is not in it: its columns hold no entries, and it has no ``entered``
+    and no ``running`` (each hand's row keeps the columns it was entered in
+    and the scores after it; each column's row keeps its hands' numbers)."""
+    sheet = game.sheet
+    assert sheet is not None  # a Hollywood match's row keeps its columns
+    players = (game.first_box, game.first_captain)  # R28: as new_hollywood_match seats them
+    by_player = {str(p): p for p in players}
+    rules = game.preset_rules
+
+    def of(values: Mapping[str, int]) -> dict[PlayerId, int]:
+        return {by_player[k]: n for k, n in values.items()}
+
+    columns: list[Column] = []
+    for stored in sheet["columns"]:
+        won_at = stored["won_at"]
+        score_sheet = ScoreSheet(
+            players,
+            of(stored["scores"]),
+            of(stored["hand_points"]),
+            of(stored["boxes"]),
+            of(stored["hands_won"]),
+            stored["winner"],
+        )
+        result = None if won_at is None else score_sheet.result(rules)
+        columns.append(Column(stored["number"], score_sheet, (), won_at, result))
+    roles = game.roles
+    return HollywoodState(
+        players,
+        tuple(columns),
+        None if roles is None else Seating(roles["dealer"], roles["non_dealer"]),
+        game.hands_played,
+        (),
+        tuple(game.out_of_turn),
+        match_result(columns, players),
+    )
 
 
 def state_columns(state: GameState) -> dict[str, Any]:
@@ -569,6 +633,7 @@ class HandRow:
     seating_follows: bool
     recorded_at: datetime
     corrected_at: datetime | None = None
+    columns: list[int] | None = None  # R34: the columns of a Hollywood match it was entered in
 
     @property
     def seating(self) -> Roles:
@@ -734,6 +799,97 @@ def record_two_player_hand(
         delta = {p: Figures(games_played=0) for p in game.players}
         add_two_player_hand(delta, record, knocker_deadwood)
         if after.winner is not None:
+            finish(delta, after.winner)
+        add_figures("game_player", game.id, delta)
+    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)
+
+
+def _entered(rules: PresetRules, column: Column, stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored column after the hand just entered in it: ``column`` is its
+    sheet after the hand, with that one entry (:func:`stored_hollywood_state`
+    keeps no entries), after the hands stored before it."""
+    after = column_dict(rules, column)
+    after["hands"] = stored["hands"] + after["hands"]
+    return after
+
+
+def record_hollywood_hand(
+    game: GameRow, knocker: Seat | None, score: HandScore, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+) -> RecordedTwoPlayer:
+    """Record the next hand of a Hollywood match (R34; ``game`` read with
+    ``lock=True`` in this transaction) in the seating it expects (R28): its
+    stored state (:func:`stored_hollywood_state`) advanced by the hand, a won
+    hand entered in the columns R34 names (none once all three are won), the
+    hand inserted with those columns and the game's row updated, without
+    loading its other hands."""
+    rules = game.preset_rules
+    state = stored_hollywood_state(game)
+    verify_can_record_hollywood(state)  # R34: a 409 once all three columns are won
+    seating = state.seating
+    assert seating is not None
+    record = TwoPlayerHand(seating, knocker, score)
+    after = advance_hollywood(rules, state, record)
+    entered = after.entered[-1]
+    stored = cast(dict[str, Any], game.sheet)["columns"]
+    columns = hollywood_columns(
+        rules,
+        after,
+        [_entered(rules, c, s) if c.number in entered else s for c, s in zip(after.columns, stored, strict=True)],
+    )
+    hand = HandRow(
+        number=after.hands_played,
+        mode=mode,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=None,
+        knocker=None if knocker is None else knocker.value,
+        input=hand_input,
+        ruling=ruling,
+        scores_after=columns["scores"],
+        seating_follows=True,
+        recorded_at=now(),
+        columns=list(entered),
+    )
+    knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
+    _INSERT_HAND.execute(
+        {
+            "game_id": game.id,
+            "number": hand.number,
+            "mode": mode,
+            "box": hand.box,
+            "captain": hand.captain,
+            "sitter": None,
+            "knocker": hand.knocker,
+            "outcome": score.outcome.value,
+            "scorer": None if score.scorer is None else score.scorer.value,
+            "points": score.points,
+            "input": hand_input,
+            "ruling": ruling,
+            "scores_after": hand.scores_after,
+            "seating_follows": True,
+            "knocker_deadwood": knocker_deadwood,
+            "recorded_at": hand.recorded_at,
+            "corrected_at": None,
+            "columns": hand.columns,
+        },
+    )
+    version = game.version + 1
+    changed = _UPDATE_TWO_PLAYER_GAME.execute(
+        {
+            **{"new_" + k: v for k, v in columns.items()},
+            "game_id": game.id,
+            "old_version": game.version,
+            "new_version": version,
+            "new_hands_version": version,
+        },
+    )
+    if changed != 1:
+        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
+    delta: dict[PlayerId, Figures] | None = None
+    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
+        delta = {p: Figures(games_played=0) for p in game.players}
+        add_two_player_hand(delta, record, knocker_deadwood)
+        if after.finished:  # R34: all three columns won; with equal totals, won by none
             finish(delta, after.winner)
         add_figures("game_player", game.id, delta)
     return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)

@@ -28,7 +28,7 @@ which hands the correction moved to other columns.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from referee.errors import GameStateError, RolesError
 from referee.presets import PresetRules
@@ -229,8 +229,11 @@ def advance_hollywood(rules: PresetRules, state: HollywoodState, hand: TwoPlayer
         )
     result = match_result(columns, state.players)
     seating = None if result is not None else next_seating(rules, hand)
-    after = HollywoodState(state.players, columns, seating, number, state.entered + (entered,), out_of_turn, result)
-    return replace(after, running=state.running + (after.scores,))
+    scores = {p: sum(column.scores[p] for column in columns) for p in state.players}
+    running = state.running + (scores,)
+    return HollywoodState(
+        state.players, columns, seating, number, state.entered + (entered,), out_of_turn, result, running
+    )
 
 
 def replay_hollywood(rules: PresetRules, first: Seating, hands: Sequence[TwoPlayerHand]) -> HollywoodState:

@@ -10,11 +10,16 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
-from flask_migrate import upgrade
+from flask_migrate import downgrade, upgrade
 from sqlalchemy import create_engine, text
 
 from app import create_app
-from models import db
+from models import Game, db
+from models.game import GameRow, stored_hollywood_state
+from models.verify import verify_books
+from referee.hollywood import replay_hollywood
+from tests.test_api.autoclient import AutoClient
+from tests.test_api.test_hollywood_state import as_stored
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
@@ -300,3 +305,41 @@ def test_upgrade_to_0015_names_each_games_preset_and_rates_each_league_again(emp
             (2, 2, "oklahoma", 0),
         ]
         assert bool(stale) and ratings == 0  # the ratings, derived, are recounted by the next read (R27)
+
+
+def test_upgrade_to_0017_gives_each_hollywood_column_the_rest_of_its_score_sheet(empty_app: Flask) -> None:
+    """R34: a match's row keeps each column's hand points, hands won and entries;
+    an existing match gets them from its hand log (and loses them on a downgrade)."""
+    with empty_app.app_context():
+        upgrade(revision="head")
+    empty_app.config["RATELIMIT_ENABLED"] = False
+    empty_app.test_client_class = AutoClient
+    client = empty_app.test_client()
+    a, b = (client.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob"))
+    body = {"players": [a, b], "rules": {"preset": "hollywood"}, "roles": {"dealer": b, "non_dealer": a}}
+    game_id = client.post("/api/v1/games", json=body).get_json()["id"]
+    for knocker, k, d in (("dealer", 2, 40), ("non_dealer", 0, 30), ("dealer", 0, 10), (None, 0, 0), ("dealer", 5, 9)):
+        hand = {"outcome": "draw"} if knocker is None else {"knocker": knocker, "knocker_deadwood_count": k}
+        if knocker is not None:
+            hand["defender_deadwood_count"] = d
+        assert client.post(f"/api/v1/games/{game_id}/hands", json=hand).status_code == 201
+    shown = client.get(f"/api/v1/games/{game_id}").get_json()
+    with empty_app.app_context():
+        kept = db.session.get(Game, game_id).sheet  # type: ignore[union-attr]
+        db.session.rollback()
+        downgrade(revision="0016")
+        with db.engine.connect() as conn:
+            sheet = conn.execute(text("SELECT sheet FROM game WHERE id = :id"), {"id": game_id}).scalar_one()
+        sheet = json.loads(sheet) if isinstance(sheet, str) else sheet
+        assert [sorted(c) for c in sheet["columns"]] == [
+            ["boxes", "hands", "number", "result", "scores", "winner", "won_at"]
+        ] * 3
+        upgrade(revision="head")
+        game = db.session.get(Game, game_id)
+        assert game is not None and game.sheet == kept
+        replayed = replay_hollywood(game.preset_rules, game.first_seating, game.two_player_records())
+        row = GameRow.read(game_id)
+        assert row is not None and stored_hollywood_state(row) == as_stored(replayed)
+        db.session.rollback()
+        assert verify_books() == []
+    assert client.get(f"/api/v1/games/{game_id}").get_json() == shown
