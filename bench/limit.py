@@ -55,9 +55,9 @@ DEFENDER = ["8H", "9H", "3D", "4D", "5D", "8C", "9C", "10C", "3S", "4C"]
 HAND = {"knocker": "box", "knocker_hand": {"cards": KNOCKER}, "defender_hand": {"cards": DEFENDER}}
 # R28: the same hand in a two-player game; the dealer knocks, wins and deals again (R28, classic).
 TWO_PLAYER_HAND = {**HAND, "knocker": "dealer"}
-HANDS_PER_GAME = 100  # 6 points a hand: far from the target of 1000
-# a Hollywood match lasts as long as a real one (a classic game is replaced every HANDS_PER_GAME hands)
-HOLLYWOOD_HANDS = 20
+# 6 points a hand: far from the target of 1000 (a Hollywood match's column 1, which the dealer's every
+# win enters, too); each kind of game is replaced as often, so that its start weighs alike in each row
+HANDS_PER_GAME = 100
 THREE_HANDED, TWO_PLAYER, HOLLYWOOD = "three-handed", "two-player", "hollywood"
 
 
@@ -204,10 +204,10 @@ class Ginref:
         self.hands[kind] = 0
 
     def next_write(self, kind: str = THREE_HANDED) -> dict[str, Any]:
-        """The request for the next hand of a game of ``kind`` (a new game,
-        untimed, at first and every HANDS_PER_GAME hands)."""
-        per_game = HOLLYWOOD_HANDS if kind == HOLLYWOOD else HANDS_PER_GAME
-        if self.hands.get(kind, per_game) == per_game:
+        """The request for the next hand of a game of ``kind`` (a new game at
+        first and every HANDS_PER_GAME hands, its start counted in the call
+        that makes it)."""
+        if self.hands.get(kind, HANDS_PER_GAME) == HANDS_PER_GAME:
             self._new_game(kind)
         self.hands[kind] += 1
         return self.writes[kind]
