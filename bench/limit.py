@@ -4,7 +4,10 @@ Flask app and a bare WSGI function doing the same work (parse the 20 cards,
 ``judge_hand``, one INSERT, commit, return the ruling as JSON; on SQLite in
 WAL mode with ``synchronous=NORMAL``, as ginref's, so that each commit is as
 durable), and ``judge_hand`` alone; the same hand written to a two-player
-game (the classic preset) beside the three-handed one, with their ratio; and
+game (the classic preset) beside the three-handed one, with their ratio; the
+write a club makes (a game in a league) and the write as the page sends it
+(with an ``Idempotency-Key``), with the rate limits in memory and in Redis
+(as a server of several workers counts them; left out without Redis); and
 ginref's ``GET /games/{game_id}`` (200 and 304) beside its ``/health``.
 
     python bench/limit.py [--n 300] [--rounds 5] [--instructions [--instruction-calls 100]]
@@ -28,6 +31,7 @@ import io
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -59,6 +63,9 @@ TWO_PLAYER_HAND = {**HAND, "knocker": "dealer"}
 # win enters, too); each kind of game is replaced as often, so that its start weighs alike in each row
 HANDS_PER_GAME = 100
 THREE_HANDED, TWO_PLAYER, HOLLYWOOD = "three-handed", "two-player", "hollywood"
+# a three-handed game in a league: the write that a club makes (books, figures, ratings)
+LEAGUE = "league"
+REDIS = "redis://127.0.0.1:6379/0"
 
 
 def _environ(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -153,19 +160,26 @@ def bare_wsgi(path: str) -> Callable[..., Iterable[bytes]]:
 class Ginref:
     """ginref's app on a SQLite file, with games to record hands into: a
     three-handed one, and (once asked for) a two-player one of the classic
-    preset, each replaced by a new game every HANDS_PER_GAME hands."""
+    preset, a Hollywood match and a three-handed game in a league, each
+    replaced by a new game every HANDS_PER_GAME hands. ``limits`` is where
+    the rate limits are counted: in memory (one process) or in Redis, as
+    a server of several workers or instances counts them."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, limits: str = "memory://") -> None:
         self.app = create_app(
             {
                 "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
                 "RATELIMIT_WRITES": "100000000 per minute",  # counted as in production, never reached
+                "RATELIMIT_STORAGE_URI": limits,
+                "RATELIMIT_KEY_PREFIX": f"ginref-bench-{os.getpid()}-{id(self)}",
             }
         )
         with self.app.app_context():
             db.create_all()
         players = [self._post("/api/v1/players", {"name": n})["id"] for n in ("Ann", "Bob", "Cy")]
         self.players = players
+        self.league: dict[str, Any] | None = None
+        self.sent = 0
         self.hands: dict[str, int] = {}
         self.games: dict[str, dict[str, Any]] = {}
         self.writes: dict[str, dict[str, Any]] = {}
@@ -194,23 +208,34 @@ class Ginref:
                 "rules": {"target_score": 1000},
             }
             hand = HAND
-        game = self.games[kind] = self._post("/api/v1/games", body)
+        headers: dict[str, str] = {}
+        if kind == LEAGUE:
+            if self.league is None:
+                self.league = self._post("/api/v1/leagues", {"name": "Club", "members": p})
+            body["league_id"] = self.league["id"]
+            headers["Authorization"] = f"Bearer {self.league['key']}"
+        game = self.games[kind] = self._post("/api/v1/games", body, headers)
+        key = self.league["key"] if kind == LEAGUE and self.league else game["key"]
         self.writes[kind] = _environ(
             "POST",
             f"/api/v1/games/{game['id']}/hands",
             hand,
-            {"Authorization": f"Bearer {game['key']}", "If-Match": "*"},
+            {"Authorization": f"Bearer {key}", "If-Match": "*"},
         )
         self.hands[kind] = 0
 
-    def next_write(self, kind: str = THREE_HANDED) -> dict[str, Any]:
+    def next_write(self, kind: str = THREE_HANDED, idempotent: bool = False) -> dict[str, Any]:
         """The request for the next hand of a game of ``kind`` (a new game at
         first and every HANDS_PER_GAME hands, its start counted in the call
-        that makes it)."""
+        that makes it); ``idempotent``: with an ``Idempotency-Key`` of its
+        own, as the page sends every hand."""
         if self.hands.get(kind, HANDS_PER_GAME) == HANDS_PER_GAME:
             self._new_game(kind)
         self.hands[kind] += 1
-        return self.writes[kind]
+        if not idempotent:
+            return self.writes[kind]
+        self.sent += 1
+        return {**self.writes[kind], "HTTP_IDEMPOTENCY_KEY": f"{os.getpid()}-{id(self)}-{self.sent}"}
 
     def not_modified(self) -> dict[str, Any]:
         """A read of the game with its current ETag (a 304 while no hand is recorded)."""
@@ -222,16 +247,33 @@ WRITE = "ginref POST /games/{game_id}/hands"
 TWO_PLAYER_WRITE = "ginref POST /games/{game_id}/hands, classic"
 # R34: the same hand in a Hollywood match (each hand entered in the columns R34 names)
 HOLLYWOOD_WRITE = "ginref POST /games/{game_id}/hands, hollywood"
+KEYED = ", Idempotency-Key"
+IN_REDIS = ", limits in Redis"
+WRITE_KEYED = WRITE + KEYED
+LEAGUE_WRITE = "ginref POST /games/{game_id}/hands, league"
+LEAGUE_WRITE_KEYED = LEAGUE_WRITE + KEYED
+WRITE_REDIS = WRITE_KEYED + IN_REDIS
+LEAGUE_WRITE_REDIS = LEAGUE_WRITE_KEYED + IN_REDIS
+MINIMAL = "minimal Flask app, same work"
+
+
+def redis_reachable() -> bool:
+    """Whether Redis answers on 127.0.0.1:6379 (the rows with the limits in Redis need it)."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
     """Every variant by name, or (``only``) just that one, with nothing else built."""
     built: dict[str, Any] = {}
 
-    def ginref() -> Ginref:
-        if "ginref" not in built:
-            built["ginref"] = Ginref(os.path.join(tmp, "ginref.sqlite3"))
-        return built["ginref"]  # type: ignore[no-any-return]
+    def ginref(limits: str = "memory://") -> Ginref:
+        if limits not in built:
+            built[limits] = Ginref(os.path.join(tmp, f"ginref-{len(built)}.sqlite3"), limits)
+        return built[limits]  # type: ignore[no-any-return]
 
     def minimal() -> Callable[[], Any]:
         app, write = minimal_flask(os.path.join(tmp, "minimal.sqlite3")), _environ("POST", "/hands", HAND)
@@ -245,12 +287,12 @@ def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
         cards_k, cards_d = [parse_card(c) for c in KNOCKER], [parse_card(c) for c in DEFENDER]
         return lambda: judge_hand(cards_k, cards_d)
 
-    def ginref_write(kind: str) -> Callable[[], Callable[[], Any]]:
+    def ginref_write(kind: str, idempotent: bool = False, limits: str = "memory://") -> Callable[[], Callable[[], Any]]:
         def make() -> Callable[[], Any]:
-            app = ginref()
+            app = ginref(limits)
 
             def write() -> None:
-                status, out = _call(app.app, app.next_write(kind))
+                status, out = _call(app.app, app.next_write(kind, idempotent))
                 assert status.startswith("201"), (status, out[:300])
 
             return write
@@ -282,15 +324,22 @@ def variants(tmp: str, only: str | None = None) -> dict[str, Callable[[], Any]]:
 
     factories: dict[str, Callable[[], Callable[[], Any]]] = {
         WRITE: ginref_write(THREE_HANDED),
+        WRITE_KEYED: ginref_write(THREE_HANDED, idempotent=True),
+        LEAGUE_WRITE: ginref_write(LEAGUE),
+        LEAGUE_WRITE_KEYED: ginref_write(LEAGUE, idempotent=True),
+        WRITE_REDIS: ginref_write(THREE_HANDED, idempotent=True, limits=REDIS),
+        LEAGUE_WRITE_REDIS: ginref_write(LEAGUE, idempotent=True, limits=REDIS),
         TWO_PLAYER_WRITE: ginref_write(TWO_PLAYER),
         HOLLYWOOD_WRITE: ginref_write(HOLLYWOOD),
-        "minimal Flask app, same work": minimal,
+        MINIMAL: minimal,
         "bare WSGI function, same work": bare,
         "judge_hand alone": judge,
         "ginref GET /games/{game_id}": ginref_read,
         "ginref GET /games/{game_id}, 304": ginref_304,
         "ginref GET /health": health,
     }
+    if not redis_reachable():  # the rows in Redis are left out, and the table says so
+        del factories[WRITE_REDIS], factories[LEAGUE_WRITE_REDIS]
     calls = {name: make() for name, make in factories.items() if only is None or name == only}
     # As a server's worker does once the app is built (gunicorn.conf.py): what the
     # setup made stays out of the garbage collector's full collections.
@@ -377,9 +426,12 @@ def main() -> int:
     started = time.monotonic()
     results = measure(args.n, args.rounds)
     load = os.getloadavg()[0]
-    base = statistics.median(results["minimal Flask app, same work"])
+    base = statistics.median(results[MINIMAL])
     health = statistics.median(results["ginref GET /health"])
-    print(f"\n{args.rounds} rounds x {args.n} calls, CPU time per call; load average {load:.1f}\n")
+    print(f"\n{args.rounds} rounds x {args.n} calls, CPU time per call; load average {load:.1f}")
+    if WRITE_REDIS not in results:
+        print("(no Redis on 127.0.0.1:6379: the rows with the limits in Redis are left out)")
+    print()
     width = max(len(name) for name in results)
     header = f"| {'variant':<{width}} | {'CPU median':>10} | {'range':>17} "
     header += f"| {'x minimal Flask':>15} | {'x /health':>9} |"
@@ -397,7 +449,14 @@ def main() -> int:
         if args.instructions:
             count = counts[name] = instructions(name, args.instruction_calls)
             row += f" {'n/a' if count is None else f'{count / 1e6:.2f} M':>12} |"
-        print(row)
+        print(row, flush=True)
+    minimal = counts.get(MINIMAL)
+    if minimal:
+        print("\ninstructions x minimal Flask app:")
+        for name in (WRITE, WRITE_KEYED, WRITE_REDIS, LEAGUE_WRITE, LEAGUE_WRITE_KEYED, LEAGUE_WRITE_REDIS):
+            count = counts.get(name)
+            if count:
+                print(f"  {name}: {count / minimal:.2f}")
     # R27, R28: a two-player hand's write against the three-handed one's, the same hand by cards
     ratio = statistics.median(results[TWO_PLAYER_WRITE]) / statistics.median(results[WRITE])
     line = f"\ntwo-player write x three-handed write: CPU {ratio:.2f}"
