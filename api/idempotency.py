@@ -24,17 +24,17 @@ import hashlib
 import os
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import Response, g, request
-from sqlalchemy import delete, select
+from sqlalchemy import RowMapping
 
 from api.errors import IDEMPOTENCY, Problem
-from models import IdempotencyRecord, db
+from models.security import add_idempotency_record, committed_idempotency_record, find_idempotency_record
 
 HEADER = "Idempotency-Key"
 KEEP = timedelta(hours=24)
@@ -83,17 +83,12 @@ def _fingerprint() -> str:
     return hashlib.sha256(b"\0".join((body.digest(), request.query_string))).hexdigest()
 
 
-def _find(pending: Pending) -> IdempotencyRecord | None:
-    record = db.session.scalar(select(IdempotencyRecord).where(IdempotencyRecord.lookup == pending.lookup))
-    if record is not None and record.created_at < datetime.now(UTC) - KEEP:
-        db.session.delete(record)  # expired: this request takes its place
-        db.session.flush()
-        return None
-    return record
+def _find(pending: Pending) -> RowMapping | None:
+    return find_idempotency_record(pending.lookup, KEEP)  # expired: deleted, this request takes its place
 
 
-def _replay(record: IdempotencyRecord, pending: Pending) -> Response:
-    if record.body_hash != pending.body_hash:
+def _replay(record: RowMapping, pending: Pending) -> Response:
+    if record["body_hash"] != pending.body_hash:
         raise Problem(
             422,
             f"this {HEADER} was used with a different request body or query string",
@@ -101,11 +96,12 @@ def _replay(record: IdempotencyRecord, pending: Pending) -> Response:
             errors={HEADER: ["already used with a different body or query string"]},
         )
     try:
-        body = AESGCM(pending.secret).decrypt(record.body[:12], record.body[12:], record.lookup.encode())
+        sealed = record["body"]
+        body = AESGCM(pending.secret).decrypt(sealed[:12], sealed[12:], pending.lookup.encode())
     except InvalidTag:  # cannot be: the lookup hash covers the key; never replay what does not decrypt
         raise Problem(422, f"this {HEADER} does not open its stored response", type=IDEMPOTENCY) from None
-    response = Response(body, status=record.status)
-    for name, value in record.headers.items():
+    response = Response(body, status=record["status"])
+    for name, value in record["headers"].items():
         response.headers[name] = value
     response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -135,21 +131,18 @@ def store(pending: Pending, response: Response) -> None:
     """Add the record of ``response`` to the write's transaction."""
     nonce = os.urandom(12)
     body = nonce + AESGCM(pending.secret).encrypt(nonce, response.get_data(), pending.lookup.encode())
-    db.session.add(
-        IdempotencyRecord(
-            lookup=pending.lookup,
-            body_hash=pending.body_hash,
-            status=response.status_code,
-            headers={h: response.headers[h] for h in STORED_HEADERS if h in response.headers},
-            body=body,
-        )
+    add_idempotency_record(
+        lookup=pending.lookup,
+        body_hash=pending.body_hash,
+        status=response.status_code,
+        headers={h: response.headers[h] for h in STORED_HEADERS if h in response.headers},
+        body=body,
+        expire_older_than=KEEP if random.random() < 0.01 else None,  # now and then, the expired ones go
     )
-    if random.random() < 0.01:
-        db.session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < datetime.now(UTC) - KEEP))
 
 
 def committed(pending: Pending) -> Response | None:
     """After a commit that failed or conflicted: the stored answer, if the
     write (this one or a concurrent twin) is in the database after all."""
-    record = db.session.scalar(select(IdempotencyRecord).where(IdempotencyRecord.lookup == pending.lookup))
+    record = committed_idempotency_record(pending.lookup)
     return None if record is None else _replay(record, pending)

@@ -9,10 +9,23 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, LargeBinary, String, bindparam, or_, select, update
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    RowMapping,
+    String,
+    bindparam,
+    delete,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import Statement, UTCDateTime, db, now
@@ -135,6 +148,56 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     headers: Mapped[dict[str, Any]] = mapped_column(JSON)
     body: Mapped[bytes] = mapped_column(LargeBinary)  # nonce + AES-GCM ciphertext
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+
+
+_RECORDS = IdempotencyRecord.__table__
+_FIND_RECORD = Statement(select(_RECORDS).where(_RECORDS.c.lookup == bindparam("lookup")))
+_ADD_RECORD = Statement(insert(_RECORDS))
+_DROP_RECORD = Statement(delete(_RECORDS).where(_RECORDS.c.lookup == bindparam("lookup")))
+_DROP_RECORDS_BEFORE = Statement(delete(_RECORDS).where(_RECORDS.c.created_at < bindparam("before")))
+
+
+def find_idempotency_record(lookup: str, kept: timedelta) -> RowMapping | None:
+    """The stored response found by ``lookup``, in the request's transaction
+    (one Core statement, no session objects: the page sends a key with every
+    write); one older than ``kept`` is deleted, and the request that finds it
+    takes its place."""
+    record = _FIND_RECORD.one_or_none({"lookup": lookup})
+    if record is not None and record["created_at"] < now() - kept:
+        _DROP_RECORD.execute({"lookup": lookup})
+        return None
+    return record
+
+
+def add_idempotency_record(
+    *,
+    lookup: str,
+    body_hash: str,
+    status: int,
+    headers: dict[str, str],
+    body: bytes,
+    expire_older_than: timedelta | None,
+) -> None:
+    """Store a response in the request's transaction; with ``expire_older_than``,
+    also delete every record older than that."""
+    _ADD_RECORD.execute(
+        {
+            "lookup": lookup,
+            "body_hash": body_hash,
+            "status": status,
+            "headers": headers,
+            "body": body,
+            "created_at": now(),
+        }
+    )
+    if expire_older_than is not None:
+        _DROP_RECORDS_BEFORE.execute({"before": now() - expire_older_than})
+
+
+def committed_idempotency_record(lookup: str) -> RowMapping | None:
+    """The stored response found by ``lookup``, read afresh through the
+    session: after a commit that failed, to learn whether it landed."""
+    return db.session.execute(_FIND_RECORD.statement, {"lookup": lookup}).mappings().one_or_none()
 
 
 class StaleKeyError(Exception):
