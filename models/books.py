@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, insert, select, update
 
-from models.database import db
+from models.database import Statement, db, session_connection
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, add_figures
 from models.game import Game, GameView, Recorded, RecordedTwoPlayer
 from models.league import League, LeaguePlayer, LeagueRating
@@ -64,33 +64,92 @@ def _follows(rated: dict[str, Any] | None, game: GameView, number: int) -> bool:
     return number == 1 and game.played_at > datetime.fromisoformat(rated["played_at"])
 
 
+_LEAGUES = League.__table__
+_RATINGS = LeagueRating.__table__
+_BOOKS = Statement(
+    select(_LEAGUES.c.streaks_stale, _LEAGUES.c.ratings_stale, _LEAGUES.c.rated_through).where(
+        _LEAGUES.c.id == bindparam("league_id")
+    )
+)
+_SET_BOOKS = Statement(
+    update(_LEAGUES)
+    .where(_LEAGUES.c.id == bindparam("league_id"))
+    .values(
+        history_version=func.coalesce(_LEAGUES.c.history_version, 0) + 1,
+        streaks_stale=bindparam("b_streaks_stale", type_=_LEAGUES.c.streaks_stale.type),
+        ratings_stale=bindparam("b_ratings_stale", type_=_LEAGUES.c.ratings_stale.type),
+        rated_through=bindparam("b_rated_through", type_=_LEAGUES.c.rated_through.type),
+    )
+)
+_RATING_ROWS = select(_RATINGS.c.player_id, _RATINGS.c.mu, _RATINGS.c.sigma).where(
+    _RATINGS.c.league_id == bindparam("league_id"),
+    _RATINGS.c.preset == bindparam("preset"),
+    _RATINGS.c.player_id.in_(bindparam("players", expanding=True)),
+)
+_SET_RATING = (
+    update(_RATINGS)
+    .where(
+        _RATINGS.c.league_id == bindparam("b_league_id"),
+        _RATINGS.c.preset == bindparam("b_preset"),
+        _RATINGS.c.player_id == bindparam("b_player_id"),
+    )
+    .values(
+        mu=bindparam("b_mu", type_=_RATINGS.c.mu.type),
+        sigma=bindparam("b_sigma", type_=_RATINGS.c.sigma.type),
+        hands_rated=_RATINGS.c.hands_rated + 1,
+    )
+)
+_NEW_RATING = insert(_RATINGS)
+
+Rating = tuple[float, float]
+
+
 def hand_appended(recorded: Recorded | RecordedTwoPlayer) -> None:
-    """The league's books after one more hand of one of its games, of any preset."""
-    game, number = recorded.game, recorded.hand.number
+    """The league's books after one more hand of one of its games, of any
+    preset: its figures, streaks, ratings and history version, in a few
+    Core statements on the write's connection (every hand a club records
+    comes this way)."""
+    game, number, league_id = recorded.game, recorded.hand.number, _league_id(recorded)
     assert recorded.delta is not None  # a hand of a league's game adds to its figures
-    league = db.session.get(League, game.league_id)
-    assert league is not None
-    league.history_version = (league.history_version or 0) + 1
-    add_figures("league_player", league.id, recorded.delta)
-    if game.winner is not None and not league.streaks_stale:
-        _extend_streaks(league, game, game.winner)
+    books = _BOOKS.one_or_none({"league_id": league_id})
+    assert books is not None
+    streaks_stale, ratings_stale, rated_through = books["streaks_stale"], books["ratings_stale"], books["rated_through"]
+    add_figures("league_player", league_id, recorded.delta)
+    if game.winner is not None and not streaks_stale:
+        streaks_stale = not _extend_streaks(league_id, game, game.winner)
     elif game.winner is None and game.status == "finished":
-        league.streaks_stale = True  # R34: a match that ends even, won by none: the next read recounts
-    if not league.ratings_stale and _follows(league.rated_through, game, number):
+        streaks_stale = True  # R34: a match that ends even, won by none: the next read recounts
+    if not ratings_stale and _follows(rated_through, game, number):
         if isinstance(recorded, Recorded):
-            _rate_one(league, recorded.record)
+            _rate_one(league_id, recorded.record)
         else:
-            _rate_two_player(league, game.preset_rules.preset.value, recorded.record)
-        league.rated_through = _position(game, number)
+            _rate_two_player(league_id, game.preset_rules.preset.value, recorded.record)
+        rated_through = _position(game, number)
     else:
-        league.ratings_stale = True
+        ratings_stale = True
+    _SET_BOOKS.execute(
+        {
+            "league_id": league_id,
+            "b_streaks_stale": streaks_stale,
+            "b_ratings_stale": ratings_stale,
+            "b_rated_through": rated_through,
+        }
+    )
 
 
-def _extend_streaks(league: League, game: GameView, winner: int) -> None:
+def _league_id(recorded: Recorded | RecordedTwoPlayer) -> int:
+    league_id = recorded.game.league_id
+    assert league_id is not None
+    return int(league_id)
+
+
+def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
+    """Each player's streak after the game ``winner`` won; False, and nothing
+    changed, when a game finished out of played_at order (the next read recounts)."""
     rows = list(
         db.session.scalars(
             select(LeaguePlayer).where(
-                LeaguePlayer.league_id == league.id, LeaguePlayer.player_id.in_([int(p) for p in game.players])
+                LeaguePlayer.league_id == league_id, LeaguePlayer.player_id.in_([int(p) for p in game.players])
             )
         )
     )
@@ -99,61 +158,65 @@ def _extend_streaks(league: League, game: GameView, winner: int) -> None:
             game.played_at,
             game.id,
         ):
-            league.streaks_stale = True  # a game finished out of played_at order: recount
-            return
+            return False
     for row in rows:
         won = row.player_id == winner
         row.current_streak = row.current_streak + 1 if won else 0
         row.longest_streak = max(row.longest_streak, row.current_streak)
         row.streak_played_at, row.streak_game_id = game.played_at, game.id
+    return True
 
 
-def _rate_one(league: League, record: HandRecord) -> None:
+def _rate_one(league_id: int, record: HandRecord) -> None:
     box_won = won_by_box(record)
     if box_won is None:
         return  # draws do not rate
     r = record.roles
     players = [int(r.box), int(r.captain), int(r.sitter)]
-    rows = _rating_rows(league, THREE_HANDED, players)
-    box, captain, sitter = ((rows[p].mu, rows[p].sigma) for p in players)
+    known = _ratings(league_id, THREE_HANDED, players)
+    box, captain, sitter = (known.get(p, (MU, SIGMA)) for p in players)
     rated = rate_hand(box, captain, sitter, box_won)
-    for p, (mu, sigma) in zip(players, rated, strict=True):
-        rows[p].mu, rows[p].sigma, rows[p].hands_rated = mu, sigma, rows[p].hands_rated + 1
+    _set_ratings(league_id, THREE_HANDED, set(known), dict(zip(players, rated, strict=True)))
 
 
-def _rate_two_player(league: League, preset: str, record: TwoPlayerHand) -> None:
+def _rate_two_player(league_id: int, preset: str, record: TwoPlayerHand) -> None:
     """R27, R28: the two players' ratings under their game's preset, after one hand (draws do not rate)."""
     winner = record.winner
     if winner is None:
         return
     players = [int(record.seating.dealer), int(record.seating.non_dealer)]
-    rows = _rating_rows(league, preset, players)
+    known = _ratings(league_id, preset, players)
     rated = rate_two_player_log(
-        [(players[0], players[1], winner is Seat.DEALER)], {p: [rows[p].mu, rows[p].sigma, 0] for p in players}
+        [(players[0], players[1], winner is Seat.DEALER)], {p: [*known.get(p, (MU, SIGMA)), 0] for p in players}
     )
-    for p in players:
-        rows[p].mu, rows[p].sigma, rows[p].hands_rated = rated[p][0], rated[p][1], rows[p].hands_rated + 1
+    _set_ratings(league_id, preset, set(known), {p: (rated[p][0], rated[p][1]) for p in players})
 
 
-def _rating_rows(league: League, preset: str, players: list[int]) -> dict[int, LeagueRating]:
-    """The players' rating rows under ``preset``, made for those rated for the first time."""
-    rows = {
-        row.player_id: row
-        for row in db.session.scalars(
-            select(LeagueRating).where(
-                LeagueRating.league_id == league.id,
-                LeagueRating.preset == preset,
-                LeagueRating.player_id.in_(players),
-            )
-        )
-    }
-    new = [p for p in players if p not in rows]
-    for p in new:
-        rows[p] = LeagueRating(league_id=league.id, preset=preset, player_id=p, mu=MU, sigma=SIGMA, hands_rated=0)
-        db.session.add(rows[p])
+def _ratings(league_id: int, preset: str, players: list[int]) -> dict[int, Rating]:
+    """The ratings under ``preset`` of those of ``players`` rated before (a
+    player's first rated hand starts from MU, SIGMA)."""
+    params = {"league_id": league_id, "preset": preset, "players": players}
+    return {row.player_id: (row.mu, row.sigma) for row in session_connection().execute(_RATING_ROWS, params)}
+
+
+def _set_ratings(league_id: int, preset: str, known: set[int], after: dict[int, Rating]) -> None:
+    """Store the ratings after one more rated hand: the rows of those rated
+    before (``known``) updated, the others' made."""
+    connection = session_connection()
+    changed = [
+        {"b_league_id": league_id, "b_preset": preset, "b_player_id": p, "b_mu": mu, "b_sigma": sigma}
+        for p, (mu, sigma) in after.items()
+        if p in known
+    ]
+    if changed:
+        connection.execute(_SET_RATING, changed)
+    new = [
+        {"league_id": league_id, "preset": preset, "player_id": p, "mu": mu, "sigma": sigma, "hands_rated": 1}
+        for p, (mu, sigma) in after.items()
+        if p not in known
+    ]
     if new:
-        db.session.flush()  # a player's first rated hand: the row exists for the next hand's query
-    return rows
+        connection.execute(_NEW_RATING, new)
 
 
 def game_rewritten(game: Game, *, history: bool = True) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Integer, String, Update, bindparam, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import UTCDateTime, db
+from models.database import UTCDateTime, db, session_connection
 from referee import HandRecord
 from referee.roles import PlayerId
 from referee.stats import Figures, game_figures
@@ -82,8 +82,9 @@ def add_figures_statement(table_name: str) -> Update:
 
 
 def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
-    """Add each player's ``delta`` to his row of ``table_name`` (per game or per league)."""
-    db.session.execute(
+    """Add each player's ``delta`` to his row of ``table_name`` (per game or
+    per league), in one executemany on the write's connection."""
+    session_connection().execute(
         add_figures_statement(table_name),
         [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}} for p, f in delta.items()],
     )
