@@ -9,7 +9,7 @@ kept on the game row in the same transaction as every change to its hands.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -41,8 +41,9 @@ from referee.hollywood import (
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import Preset, PresetRules, resolve_rules
 from referee.roles import PlayerId
-from referee.sheet import GameResult, ScoreSheet, explain_result
+from referee.sheet import GameResult, PlayerTotal, ScoreSheet, explain_result
 from referee.stats import Figures, add_hand, add_two_player_hand, finish, two_player_game_figures
+from referee.steps import Step
 from referee.two_player import (
     Seat,
     Seating,
@@ -220,29 +221,36 @@ def _resolved(items: tuple[tuple[str, Any], ...]) -> PresetRules:
     return resolve_rules(stored.get("preset", "three_handed"), options)
 
 
+def _steps_list(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    """A result's explanation as the game row keeps it: each step's rule, code, params and text."""
+    return [{"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text} for s in steps]
+
+
+def _totals_dict(totals: Mapping[PlayerId, PlayerTotal]) -> dict[str, dict[str, Any]]:
+    """R31: each player's total and its parts, as a finished game's row keeps them."""
+    return {
+        str(p): {
+            "hand_points": t.hand_points,
+            "box_bonus": t.box_bonus,
+            "game_bonus": t.game_bonus,
+            "shutout": t.shutout,
+            "total": t.total,
+        }
+        for p, t in totals.items()
+    }
+
+
 def result_dict(rules: PresetRules, result: GameResult | None) -> dict[str, Any] | None:
     """R31: a finished two-player game's result as the game row keeps it, with its explanation."""
     if result is None:
         return None
-    steps = [
-        {"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text}
-        for s in explain_result(rules, result)
-    ]
+    steps = _steps_list(explain_result(rules, result))
     return {
         "winner": int(result.winner),
         "loser": int(result.loser),
         "shutout": result.shutout,
         "net": result.net,
-        "totals": {
-            str(p): {
-                "hand_points": t.hand_points,
-                "box_bonus": t.box_bonus,
-                "game_bonus": t.game_bonus,
-                "shutout": t.shutout,
-                "total": t.total,
-            }
-            for p, t in result.totals.items()
-        },
+        "totals": _totals_dict(result.totals),
         "explanation": steps,
     }
 
@@ -253,23 +261,11 @@ def cutthroat_result_dict(rules: PresetRules, result: CutthroatResult | None) ->
     pair's net (the one ahead first), and its explanation."""
     if result is None:
         return None
-    steps = [
-        {"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text}
-        for s in explain_cutthroat_result(rules, result)
-    ]
+    steps = _steps_list(explain_cutthroat_result(rules, result))
     return {
         "winner": int(result.winner),
         "shut_out": [int(p) for p in result.shut_out],
-        "totals": {
-            str(p): {
-                "hand_points": t.hand_points,
-                "box_bonus": t.box_bonus,
-                "game_bonus": t.game_bonus,
-                "shutout": t.shutout,
-                "total": t.total,
-            }
-            for p, t in result.totals.items()
-        },
+        "totals": _totals_dict(result.totals),
         "nets": [{"ahead": int(n.ahead), "behind": int(n.behind), "net": n.net} for n in result.nets],
         "explanation": steps,
     }
