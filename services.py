@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy import select
 
@@ -178,15 +178,24 @@ def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
     hand.knocker_deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
 
 
-def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
-    """The next hand of a two-player game, in the seating the game expects
-    (R28); none after the win (R30). ``by``: the id of the key that records it."""
-    recorded = record_two_player(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+_R = TypeVar("_R", Recorded, RecordedTwoPlayer)
+
+
+def _appended(game: GameRow, recorded: _R, by: int | None) -> _R:
+    """A hand just written as the next of ``game``: its league's books
+    brought along, its revision and its event kept."""
     if game.league_id is not None:
         league_books.hand_appended(recorded)
     add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
     add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
     return recorded
+
+
+def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
+    """The next hand of a two-player game, in the seating the game expects
+    (R28); none after the win (R30). ``by``: the id of the key that records it."""
+    recorded = record_two_player(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    return _appended(game, recorded, by)
 
 
 def record_hollywood_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
@@ -195,11 +204,7 @@ def record_hollywood_hand(game: GameRow, judged: PresetJudged, *, by: int | None
     state advanced by this hand: a won hand entered in the columns R34
     names. ``by``: the id of the key that records it."""
     recorded = record_hollywood(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-    if game.league_id is not None:
-        league_books.hand_appended(recorded)
-    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
-    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
-    return recorded
+    return _appended(game, recorded, by)
 
 
 def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
@@ -265,11 +270,7 @@ def record_next_hand(game: GameRow, judged: Judged, *, by: int | None) -> Record
     ``by``: the id of the key that records it."""
     verify_can_record(game.state())
     recorded = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-    if game.league_id is not None:
-        league_books.hand_appended(recorded)
-    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
-    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
-    return recorded
+    return _appended(game, recorded, by)
 
 
 def _replayed(game: Game) -> GameState:
