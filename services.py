@@ -36,6 +36,7 @@ from referee.hollywood import (
 )
 from referee.preset_hand import HandScore
 from referee.presets import PresetRules
+from referee.roles import PlayerId
 from referee.two_player import Seat, Seating, TwoPlayerHand
 
 
@@ -84,6 +85,46 @@ def _books(game: Game, *, history: bool) -> None:
         league_books.game_rewritten(game, history=history)
 
 
+def _new_game(
+    players: list[int],
+    rules: Rules | PresetRules,
+    box: PlayerId,
+    captain: PlayerId,
+    sitter: PlayerId | None,
+    league_id: int | None,
+    played_at: datetime | None,
+    cut: dict[str, str] | None,
+    visibility: str,
+) -> Game:
+    """A new game's row at version 0, in the session, seated first as
+    ``box``, ``captain`` and ``sitter`` (a two-player game's dealer,
+    non-dealer and, in cutthroat, sitter), its state not yet derived."""
+    game = Game(
+        visibility=None if league_id is not None else visibility,
+        players=players,
+        rules=rules.as_dict(),
+        league_id=league_id,
+        played_at=played_at or now(),
+        cut=cut,
+        first_box=box,
+        first_captain=captain,
+        first_sitter=sitter,
+        version=0,
+    )
+    db.session.add(game)
+    return game
+
+
+def _started(game: Game) -> tuple[Game, str | None]:
+    """A new game, its state derived, written with its league's books and
+    its event; and its own key when it is outside a league (shown once)."""
+    db.session.flush()
+    _books(game, history=False)
+    add_event(game.id, game.version, "game_started")
+    key = None if game.league_id is not None else ApiKey.issue(game_id=game.id)[1]
+    return game, key
+
+
 def start_game(
     players: list[int],
     roles: Roles,
@@ -96,25 +137,9 @@ def start_game(
 ) -> tuple[Game, str | None]:
     """A new game, and its own key when it is outside a league (shown once).
     ``visibility`` is a game's outside a league; one in a league follows its league's."""
-    game = Game(
-        visibility=None if league_id is not None else visibility,
-        players=players,
-        rules=rules.as_dict(),
-        league_id=league_id,
-        played_at=played_at or now(),
-        cut=cut,
-        first_box=roles.box,
-        first_captain=roles.captain,
-        first_sitter=roles.sitter,
-        version=0,
-    )
-    db.session.add(game)
+    game = _new_game(players, rules, roles.box, roles.captain, roles.sitter, league_id, played_at, cut, visibility)
     game.apply(replay(rules, roles, []))
-    db.session.flush()
-    _books(game, history=False)
-    add_event(game.id, game.version, "game_started")
-    key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
-    return game, key
+    return _started(game)
 
 
 class PresetJudged(Protocol):
@@ -145,25 +170,12 @@ def start_two_player_game(
     """A new game under a two-player preset (R27, R28) or cutthroat (R36, its
     sitter seated too), and its own key when it is outside a league (shown once). ``visibility`` is a game's outside
     a league; one in a league follows its league's."""
-    game = Game(
-        visibility=None if league_id is not None else visibility,
-        players=players,
-        rules=rules.as_dict(),
-        league_id=league_id,
-        played_at=played_at or now(),
-        cut=cut,
-        first_box=int(seating.dealer),
-        first_captain=int(seating.non_dealer),
-        first_sitter=int(seating.sitter) if isinstance(seating, CutthroatSeating) else None,
-        version=0,
+    sitter = int(seating.sitter) if isinstance(seating, CutthroatSeating) else None
+    game = _new_game(
+        players, rules, int(seating.dealer), int(seating.non_dealer), sitter, league_id, played_at, cut, visibility
     )
-    db.session.add(game)
     game.apply_two_player(game.replay_two_player())
-    db.session.flush()
-    _books(game, history=False)
-    add_event(game.id, game.version, "game_started")
-    key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
-    return game, key
+    return _started(game)
 
 
 def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
