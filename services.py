@@ -39,20 +39,31 @@ from referee.presets import PresetRules
 from referee.roles import PlayerId
 from referee.two_player import Seat, Seating, TwoPlayerHand
 
+_Knocker = TypeVar("_Knocker", covariant=True)
+_Score = TypeVar("_Score", covariant=True)
 
-class Judged(Protocol):
-    """A hand in any of its three forms, as the referee ruled it."""
+
+class JudgedHand(Protocol[_Knocker, _Score]):
+    """A hand in any of its three forms, as the referee ruled it: who knocked
+    and its score, a three-handed hand's (``Judged``) or a two-player hand's
+    under the game's preset (``PresetJudged``)."""
 
     @property
     def mode(self) -> str: ...  # cards, counts, draw
     @property
-    def knocker(self) -> Role | None: ...
+    def knocker(self) -> _Knocker | None: ...
     @property
-    def score(self) -> Score: ...
+    def score(self) -> _Score: ...
     @property
     def ruling(self) -> dict[str, Any]: ...
     @property
     def input(self) -> dict[str, Any]: ...
+
+
+#: a hand of a three-handed game, as the referee ruled it
+Judged = JudgedHand[Role, Score]
+#: a two-player hand, as the referee ruled it under the game's preset (a knocker's seat, R28)
+PresetJudged = JudgedHand[Seat, HandScore]
 
 
 def create_player(name: str) -> Player:
@@ -140,21 +151,6 @@ def start_game(
     game = _new_game(players, rules, roles.box, roles.captain, roles.sitter, league_id, played_at, cut, visibility)
     game.apply(replay(rules, roles, []))
     return _started(game)
-
-
-class PresetJudged(Protocol):
-    """A two-player hand in any of its three forms, as the referee ruled it under the game's preset."""
-
-    @property
-    def mode(self) -> str: ...
-    @property
-    def knocker(self) -> Seat | None: ...
-    @property
-    def score(self) -> HandScore: ...
-    @property
-    def ruling(self) -> dict[str, Any]: ...
-    @property
-    def input(self) -> dict[str, Any]: ...
 
 
 def start_two_player_game(
