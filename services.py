@@ -9,7 +9,6 @@ change to a game's hands reaches the league's totals, streaks and ratings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
@@ -20,7 +19,7 @@ from models import books as league_books
 from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
-from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand, ruled_score
+from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand
 from models.game import record_hollywood_hand as record_hollywood
 from models.game import record_two_player_hand as record_two_player
 from models.league import PUBLIC
@@ -380,7 +379,7 @@ def resolve_dispute(
     rejected leaves the hand as it is."""
     if decision == "upheld":
         assert hand is not None and hand.number == dispute.number  # the view checks it still stands
-        ruled = _preset_ruled(dispute) if game.two_player else dispute.ruled()
+        ruled = dispute.preset_ruled() if game.two_player else dispute.ruled()
         correct_hand(game, hand, ruled, by=key_id, reason=reason, dispute_id=dispute.id)
     dispute.status = decision
     dispute.reason = reason
@@ -390,25 +389,9 @@ def resolve_dispute(
     add_event(game.id, game.version, "dispute_resolved", dispute.number)
 
 
-@dataclass(frozen=True, slots=True)
-class PresetRuled:
-    """A two-player hand as a dispute's ruling has it (R26, R28)."""
-
-    mode: str
-    knocker: Seat | None
-    score: HandScore
-    ruling: dict[str, Any]
-    input: dict[str, Any]
-
-
 def moved_dict(moved: MovedHand) -> dict[str, Any]:
     """R26, R34: a hand a correction entered in other columns, as the match keeps it."""
     return {"hand": moved.hand, "before": list(moved.before), "after": list(moved.after), "corrected": moved.corrected}
-
-
-def _preset_ruled(dispute: Dispute) -> PresetRuled:
-    knocker = None if dispute.knocker is None else Seat(dispute.knocker)
-    return PresetRuled(dispute.mode, knocker, ruled_score(dispute.ruling), dispute.ruling, dispute.input)
 
 
 def import_league(judged: ImportedLeague, mapping: dict[int, int]) -> tuple[League, list[ImportedPlayer], str]:
