@@ -173,18 +173,6 @@ def start_two_player_game(
     return _started(game)
 
 
-def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
-    score = judged.score
-    hand.mode = judged.mode
-    hand.knocker = None if judged.knocker is None else judged.knocker.value
-    hand.outcome = score.outcome.value
-    hand.scorer = None if score.scorer is None else score.scorer.value
-    hand.points = score.points
-    hand.input = judged.input
-    hand.ruling = judged.ruling
-    hand.knocker_deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
-
-
 _R = TypeVar("_R", Recorded, RecordedTwoPlayer)
 
 
@@ -232,7 +220,7 @@ def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -
         seating_follows=True,
         recorded_at=now(),
     )
-    _set_two_player_result(hand, judged)
+    hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
     game.hands.append(hand)
     game.apply_two_player(game.replay_two_player())  # its running scores, each hand's, with it
     db.session.flush()
@@ -308,7 +296,7 @@ def correct_hand(
     that led to it."""
     if game.hollywood:
         before = cast(list[TwoPlayerHand], game.two_player_records())
-        _set_two_player_result(hand, cast(PresetJudged, judged))
+        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
         # R26, R34: refused when it would end the match before its last hand; says which hands moved
         after = cast(list[TwoPlayerHand], game.two_player_records())
         correction = verify_hollywood_correction(game.preset_rules, cast(Seating, game.first_seating), before, after)
@@ -316,13 +304,12 @@ def correct_hand(
         game.apply_two_player(correction.state)
         game.sheet = {**(game.sheet or {}), "moved": [moved_dict(m) for m in correction.moved]}
     elif game.two_player:
-        _set_two_player_result(hand, cast(PresetJudged, judged))
+        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
         state = game.replay_two_player()  # raises GameStateError when the correction strands later hands
         hand.corrected_at = now()
         game.apply_two_player(state)
     else:
-        three = cast(Judged, judged)
-        hand.set_result(three.knocker, three.score, three.input, three.ruling, three.mode)
+        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
         replayed = _replayed(game)  # raises GameStateError when the correction strands later hands
         hand.corrected_at = now()
         game.apply(replayed)

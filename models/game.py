@@ -918,8 +918,14 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         )
 
     def set_result(
-        self, knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+        self,
+        knocker: Role | Seat | None,
+        score: Score | HandScore,
+        hand_input: dict[str, Any],
+        ruling: dict[str, Any],
+        mode: str,
     ) -> None:
+        """The hand's columns for what it was and how it was ruled (a two-player hand's knocker is a seat, R28)."""
         for name, value in result_columns(knocker, score, hand_input, ruling, mode).items():
             setattr(self, name, value)
 
