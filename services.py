@@ -9,9 +9,8 @@ change to a game's hands reaches the league's totals, streaks and ratings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy import select
 
@@ -20,7 +19,7 @@ from models import books as league_books
 from models.database import now
 from models.disputes import Dispute, compare
 from models.events import add_event
-from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand, ruled_score
+from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, record_hand
 from models.game import record_hollywood_hand as record_hollywood
 from models.game import record_two_player_hand as record_two_player
 from models.league import PUBLIC
@@ -36,22 +35,34 @@ from referee.hollywood import (
 )
 from referee.preset_hand import HandScore
 from referee.presets import PresetRules
+from referee.roles import PlayerId
 from referee.two_player import Seat, Seating, TwoPlayerHand
 
+_Knocker = TypeVar("_Knocker", covariant=True)
+_Score = TypeVar("_Score", covariant=True)
 
-class Judged(Protocol):
-    """A hand in any of its three forms, as the referee ruled it."""
+
+class JudgedHand(Protocol[_Knocker, _Score]):
+    """A hand in any of its three forms, as the referee ruled it: who knocked
+    and its score, a three-handed hand's (``Judged``) or a two-player hand's
+    under the game's preset (``PresetJudged``)."""
 
     @property
     def mode(self) -> str: ...  # cards, counts, draw
     @property
-    def knocker(self) -> Role | None: ...
+    def knocker(self) -> _Knocker | None: ...
     @property
-    def score(self) -> Score: ...
+    def score(self) -> _Score: ...
     @property
     def ruling(self) -> dict[str, Any]: ...
     @property
     def input(self) -> dict[str, Any]: ...
+
+
+#: a hand of a three-handed game, as the referee ruled it
+Judged = JudgedHand[Role, Score]
+#: a two-player hand, as the referee ruled it under the game's preset (a knocker's seat, R28)
+PresetJudged = JudgedHand[Seat, HandScore]
 
 
 def create_player(name: str) -> Player:
@@ -84,6 +95,46 @@ def _books(game: Game, *, history: bool) -> None:
         league_books.game_rewritten(game, history=history)
 
 
+def _new_game(
+    players: list[int],
+    rules: Rules | PresetRules,
+    box: PlayerId,
+    captain: PlayerId,
+    sitter: PlayerId | None,
+    league_id: int | None,
+    played_at: datetime | None,
+    cut: dict[str, str] | None,
+    visibility: str,
+) -> Game:
+    """A new game's row at version 0, in the session, seated first as
+    ``box``, ``captain`` and ``sitter`` (a two-player game's dealer,
+    non-dealer and, in cutthroat, sitter), its state not yet derived."""
+    game = Game(
+        visibility=None if league_id is not None else visibility,
+        players=players,
+        rules=rules.as_dict(),
+        league_id=league_id,
+        played_at=played_at or now(),
+        cut=cut,
+        first_box=box,
+        first_captain=captain,
+        first_sitter=sitter,
+        version=0,
+    )
+    db.session.add(game)
+    return game
+
+
+def _started(game: Game) -> tuple[Game, str | None]:
+    """A new game, its state derived, written with its league's books and
+    its event; and its own key when it is outside a league (shown once)."""
+    db.session.flush()
+    _books(game, history=False)
+    add_event(game.id, game.version, "game_started")
+    key = None if game.league_id is not None else ApiKey.issue(game_id=game.id)[1]
+    return game, key
+
+
 def start_game(
     players: list[int],
     roles: Roles,
@@ -96,40 +147,9 @@ def start_game(
 ) -> tuple[Game, str | None]:
     """A new game, and its own key when it is outside a league (shown once).
     ``visibility`` is a game's outside a league; one in a league follows its league's."""
-    game = Game(
-        visibility=None if league_id is not None else visibility,
-        players=players,
-        rules=rules.as_dict(),
-        league_id=league_id,
-        played_at=played_at or now(),
-        cut=cut,
-        first_box=roles.box,
-        first_captain=roles.captain,
-        first_sitter=roles.sitter,
-        version=0,
-    )
-    db.session.add(game)
+    game = _new_game(players, rules, roles.box, roles.captain, roles.sitter, league_id, played_at, cut, visibility)
     game.apply(replay(rules, roles, []))
-    db.session.flush()
-    _books(game, history=False)
-    add_event(game.id, game.version, "game_started")
-    key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
-    return game, key
-
-
-class PresetJudged(Protocol):
-    """A two-player hand in any of its three forms, as the referee ruled it under the game's preset."""
-
-    @property
-    def mode(self) -> str: ...
-    @property
-    def knocker(self) -> Seat | None: ...
-    @property
-    def score(self) -> HandScore: ...
-    @property
-    def ruling(self) -> dict[str, Any]: ...
-    @property
-    def input(self) -> dict[str, Any]: ...
+    return _started(game)
 
 
 def start_two_player_game(
@@ -145,48 +165,32 @@ def start_two_player_game(
     """A new game under a two-player preset (R27, R28) or cutthroat (R36, its
     sitter seated too), and its own key when it is outside a league (shown once). ``visibility`` is a game's outside
     a league; one in a league follows its league's."""
-    game = Game(
-        visibility=None if league_id is not None else visibility,
-        players=players,
-        rules=rules.as_dict(),
-        league_id=league_id,
-        played_at=played_at or now(),
-        cut=cut,
-        first_box=int(seating.dealer),
-        first_captain=int(seating.non_dealer),
-        first_sitter=int(seating.sitter) if isinstance(seating, CutthroatSeating) else None,
-        version=0,
+    sitter = int(seating.sitter) if isinstance(seating, CutthroatSeating) else None
+    game = _new_game(
+        players, rules, int(seating.dealer), int(seating.non_dealer), sitter, league_id, played_at, cut, visibility
     )
-    db.session.add(game)
     game.apply_two_player(game.replay_two_player())
-    db.session.flush()
-    _books(game, history=False)
-    add_event(game.id, game.version, "game_started")
-    key = None if league_id is not None else ApiKey.issue(game_id=game.id)[1]
-    return game, key
+    return _started(game)
 
 
-def _set_two_player_result(hand: Hand, judged: PresetJudged) -> None:
-    score = judged.score
-    hand.mode = judged.mode
-    hand.knocker = None if judged.knocker is None else judged.knocker.value
-    hand.outcome = score.outcome.value
-    hand.scorer = None if score.scorer is None else score.scorer.value
-    hand.points = score.points
-    hand.input = judged.input
-    hand.ruling = judged.ruling
-    hand.knocker_deadwood = judged.ruling["knocker"]["deadwood_count"] if judged.mode == "cards" else None
+_R = TypeVar("_R", Recorded, RecordedTwoPlayer)
+
+
+def _appended(game: GameRow, recorded: _R, by: int | None) -> _R:
+    """A hand just written as the next of ``game``: its league's books
+    brought along, its revision and its event kept."""
+    if game.league_id is not None:
+        league_books.hand_appended(recorded)
+    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
+    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
+    return recorded
 
 
 def record_two_player_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
     """The next hand of a two-player game, in the seating the game expects
     (R28); none after the win (R30). ``by``: the id of the key that records it."""
     recorded = record_two_player(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-    if game.league_id is not None:
-        league_books.hand_appended(recorded)
-    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
-    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
-    return recorded
+    return _appended(game, recorded, by)
 
 
 def record_hollywood_hand(game: GameRow, judged: PresetJudged, *, by: int | None) -> RecordedTwoPlayer:
@@ -195,11 +199,7 @@ def record_hollywood_hand(game: GameRow, judged: PresetJudged, *, by: int | None
     state advanced by this hand: a won hand entered in the columns R34
     names. ``by``: the id of the key that records it."""
     recorded = record_hollywood(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-    if game.league_id is not None:
-        league_books.hand_appended(recorded)
-    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
-    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
-    return recorded
+    return _appended(game, recorded, by)
 
 
 def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -> Hand:
@@ -220,7 +220,7 @@ def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -
         seating_follows=True,
         recorded_at=now(),
     )
-    _set_two_player_result(hand, judged)
+    hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
     game.hands.append(hand)
     game.apply_two_player(game.replay_two_player())  # its running scores, each hand's, with it
     db.session.flush()
@@ -265,11 +265,7 @@ def record_next_hand(game: GameRow, judged: Judged, *, by: int | None) -> Record
     ``by``: the id of the key that records it."""
     verify_can_record(game.state())
     recorded = record_hand(game, judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
-    if game.league_id is not None:
-        league_books.hand_appended(recorded)
-    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
-    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
-    return recorded
+    return _appended(game, recorded, by)
 
 
 def _replayed(game: Game) -> GameState:
@@ -300,7 +296,7 @@ def correct_hand(
     that led to it."""
     if game.hollywood:
         before = cast(list[TwoPlayerHand], game.two_player_records())
-        _set_two_player_result(hand, cast(PresetJudged, judged))
+        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
         # R26, R34: refused when it would end the match before its last hand; says which hands moved
         after = cast(list[TwoPlayerHand], game.two_player_records())
         correction = verify_hollywood_correction(game.preset_rules, cast(Seating, game.first_seating), before, after)
@@ -308,13 +304,12 @@ def correct_hand(
         game.apply_two_player(correction.state)
         game.sheet = {**(game.sheet or {}), "moved": [moved_dict(m) for m in correction.moved]}
     elif game.two_player:
-        _set_two_player_result(hand, cast(PresetJudged, judged))
+        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
         state = game.replay_two_player()  # raises GameStateError when the correction strands later hands
         hand.corrected_at = now()
         game.apply_two_player(state)
     else:
-        three = cast(Judged, judged)
-        hand.set_result(three.knocker, three.score, three.input, three.ruling, three.mode)
+        hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
         replayed = _replayed(game)  # raises GameStateError when the correction strands later hands
         hand.corrected_at = now()
         game.apply(replayed)
@@ -371,7 +366,7 @@ def resolve_dispute(
     rejected leaves the hand as it is."""
     if decision == "upheld":
         assert hand is not None and hand.number == dispute.number  # the view checks it still stands
-        ruled = _preset_ruled(dispute) if game.two_player else dispute.ruled()
+        ruled = dispute.preset_ruled() if game.two_player else dispute.ruled()
         correct_hand(game, hand, ruled, by=key_id, reason=reason, dispute_id=dispute.id)
     dispute.status = decision
     dispute.reason = reason
@@ -381,25 +376,9 @@ def resolve_dispute(
     add_event(game.id, game.version, "dispute_resolved", dispute.number)
 
 
-@dataclass(frozen=True, slots=True)
-class PresetRuled:
-    """A two-player hand as a dispute's ruling has it (R26, R28)."""
-
-    mode: str
-    knocker: Seat | None
-    score: HandScore
-    ruling: dict[str, Any]
-    input: dict[str, Any]
-
-
 def moved_dict(moved: MovedHand) -> dict[str, Any]:
     """R26, R34: a hand a correction entered in other columns, as the match keeps it."""
     return {"hand": moved.hand, "before": list(moved.before), "after": list(moved.after), "corrected": moved.corrected}
-
-
-def _preset_ruled(dispute: Dispute) -> PresetRuled:
-    knocker = None if dispute.knocker is None else Seat(dispute.knocker)
-    return PresetRuled(dispute.mode, knocker, ruled_score(dispute.ruling), dispute.ruling, dispute.input)
 
 
 def import_league(judged: ImportedLeague, mapping: dict[int, int]) -> tuple[League, list[ImportedPlayer], str]:

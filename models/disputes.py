@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from sqlalchemy import JSON, ForeignKey, Integer, Select, String, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.database import UTCDateTime, db, now
-from models.game import Game
+from models.game import Game, ruled_score
 from referee import Outcome, Role, Score, Side
+from referee.preset_hand import HandScore
+from referee.two_player import Seat
 
 #: A dispute's state (schemas.fields.DISPUTE_STATUSES lists the same for the API).
 DisputeStatus = Literal["open", "upheld", "rejected"]
@@ -21,13 +23,18 @@ COMPARED = ("outcome", "scorer", "points")  # what tells a ruling's result apart
 MAX_CLAIM = 2000
 
 
+_Knocker = TypeVar("_Knocker", Role, Seat)
+_Score = TypeVar("_Score", Score, HandScore)
+
+
 @dataclass(frozen=True, slots=True)
-class Ruled:
-    """A hand as a ruling stored with a dispute says it was (services.Judged)."""
+class Ruled(Generic[_Knocker, _Score]):
+    """A hand as a ruling stored with a dispute says it was (services.Judged,
+    or services.PresetJudged for a two-player hand: a seat knocked, R28)."""
 
     mode: str
-    knocker: Role | None
-    score: Score
+    knocker: _Knocker | None
+    score: _Score
     ruling: dict[str, Any]
     input: dict[str, Any]
 
@@ -61,7 +68,7 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
     def differs(self) -> bool:
         return bool(self.differences)
 
-    def ruled(self) -> Ruled:
+    def ruled(self) -> Ruled[Role, Score]:
         """The hand as this dispute's ruling has it, to correct the hand with (R26)."""
         scorer = self.ruling["scorer"]
         return Ruled(
@@ -71,6 +78,11 @@ class Dispute(db.Model):  # type: ignore[name-defined,misc]
             self.ruling,
             self.input,
         )
+
+    def preset_ruled(self) -> Ruled[Seat, HandScore]:
+        """A two-player hand as this dispute's ruling has it (R26, R28), to correct the hand with."""
+        knocker = None if self.knocker is None else Seat(self.knocker)
+        return Ruled(self.mode, knocker, ruled_score(self.ruling), self.ruling, self.input)
 
 
 def compare(recorded: dict[str, Any], disputed: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ kept on the game row in the same transaction as every change to its hands.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -41,8 +41,9 @@ from referee.hollywood import (
 from referee.preset_hand import DRAW_SCORE, HandScore
 from referee.presets import Preset, PresetRules, resolve_rules
 from referee.roles import PlayerId
-from referee.sheet import GameResult, ScoreSheet, explain_result
+from referee.sheet import GameResult, PlayerTotal, ScoreSheet, explain_result
 from referee.stats import Figures, add_hand, add_two_player_hand, finish, two_player_game_figures
+from referee.steps import Step
 from referee.two_player import (
     Seat,
     Seating,
@@ -220,29 +221,36 @@ def _resolved(items: tuple[tuple[str, Any], ...]) -> PresetRules:
     return resolve_rules(stored.get("preset", "three_handed"), options)
 
 
+def _steps_list(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    """A result's explanation as the game row keeps it: each step's rule, code, params and text."""
+    return [{"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text} for s in steps]
+
+
+def _totals_dict(totals: Mapping[PlayerId, PlayerTotal]) -> dict[str, dict[str, Any]]:
+    """R31: each player's total and its parts, as a finished game's row keeps them."""
+    return {
+        str(p): {
+            "hand_points": t.hand_points,
+            "box_bonus": t.box_bonus,
+            "game_bonus": t.game_bonus,
+            "shutout": t.shutout,
+            "total": t.total,
+        }
+        for p, t in totals.items()
+    }
+
+
 def result_dict(rules: PresetRules, result: GameResult | None) -> dict[str, Any] | None:
     """R31: a finished two-player game's result as the game row keeps it, with its explanation."""
     if result is None:
         return None
-    steps = [
-        {"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text}
-        for s in explain_result(rules, result)
-    ]
+    steps = _steps_list(explain_result(rules, result))
     return {
         "winner": int(result.winner),
         "loser": int(result.loser),
         "shutout": result.shutout,
         "net": result.net,
-        "totals": {
-            str(p): {
-                "hand_points": t.hand_points,
-                "box_bonus": t.box_bonus,
-                "game_bonus": t.game_bonus,
-                "shutout": t.shutout,
-                "total": t.total,
-            }
-            for p, t in result.totals.items()
-        },
+        "totals": _totals_dict(result.totals),
         "explanation": steps,
     }
 
@@ -253,23 +261,11 @@ def cutthroat_result_dict(rules: PresetRules, result: CutthroatResult | None) ->
     pair's net (the one ahead first), and its explanation."""
     if result is None:
         return None
-    steps = [
-        {"rule": s.rule, "code": s.code.value, "params": dict(s.params), "text": s.text}
-        for s in explain_cutthroat_result(rules, result)
-    ]
+    steps = _steps_list(explain_cutthroat_result(rules, result))
     return {
         "winner": int(result.winner),
         "shut_out": [int(p) for p in result.shut_out],
-        "totals": {
-            str(p): {
-                "hand_points": t.hand_points,
-                "box_bonus": t.box_bonus,
-                "game_bonus": t.game_bonus,
-                "shutout": t.shutout,
-                "total": t.total,
-            }
-            for p, t in result.totals.items()
-        },
+        "totals": _totals_dict(result.totals),
         "nets": [{"ahead": int(n.ahead), "behind": int(n.behind), "net": n.net} for n in result.nets],
         "explanation": steps,
     }
@@ -659,6 +655,54 @@ class Recorded:
     delta: dict[PlayerId, Figures]
 
 
+def _write_hand(
+    game: GameRow,
+    hand: HandRow,
+    score: Score | HandScore,
+    knocker_deadwood: int | None,
+    update: Statement,
+    columns: dict[str, Any],
+) -> GameRow:
+    """Insert ``hand``, the next of ``game`` (``score`` as ruled), and update
+    the game's row by ``update`` to its new ``columns`` at the next version,
+    its hands' too: two statements, the game's row after them."""
+    row = {
+        "game_id": game.id,
+        "number": hand.number,
+        "mode": hand.mode,
+        "box": hand.box,
+        "captain": hand.captain,
+        "sitter": hand.sitter,
+        "knocker": hand.knocker,
+        "outcome": score.outcome.value,
+        "scorer": None if score.scorer is None else score.scorer.value,
+        "points": score.points,
+        "input": hand.input,
+        "ruling": hand.ruling,
+        "scores_after": hand.scores_after,
+        "seating_follows": hand.seating_follows,
+        "knocker_deadwood": knocker_deadwood,
+        "recorded_at": hand.recorded_at,
+        "corrected_at": None,
+    }
+    if hand.columns is not None:  # R34; any other hand leaves the column NULL (a None here would store JSON null)
+        row["columns"] = hand.columns
+    _INSERT_HAND.execute(row)
+    version = game.version + 1
+    changed = update.execute(
+        {
+            **{"new_" + k: v for k, v in columns.items()},
+            "game_id": game.id,
+            "old_version": game.version,
+            "new_version": version,
+            "new_hands_version": version,
+        },
+    )
+    if changed != 1:
+        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
+    return game.replace(**columns, version=version, hands_version=version)
+
+
 def record_hand(
     game: GameRow, knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
 ) -> Recorded:
@@ -669,8 +713,8 @@ def record_hand(
     other hands."""
     seating = game.next_roles
     assert seating is not None  # a finished game has no next hand (R20)
-    result = result_columns(knocker, score, hand_input, ruling, mode)
-    record = HandRecord(seating, knocker, score, result["knocker_deadwood"])
+    knocker_deadwood = _knocker_deadwood(ruling, mode)
+    record = HandRecord(seating, knocker, score, knocker_deadwood)
     state = advance(game.rule_options, game.state(), record)
     hand = HandRow(
         number=state.hands_played,
@@ -678,39 +722,14 @@ def record_hand(
         box=int(seating.box),
         captain=int(seating.captain),
         sitter=int(seating.sitter),
-        knocker=result["knocker"],
+        knocker=None if knocker is None else knocker.value,
         input=hand_input,
         ruling=ruling,
         scores_after={str(p): n for p, n in state.scores.items()},
         seating_follows=state.hands_played not in state.out_of_turn,
         recorded_at=now(),
     )
-    after = game.replace(**state_columns(state), version=game.version + 1, hands_version=game.version + 1)
-    _INSERT_HAND.execute(
-        {
-            **result,
-            "game_id": game.id,
-            "number": hand.number,
-            "box": hand.box,
-            "captain": hand.captain,
-            "sitter": hand.sitter,
-            "scores_after": hand.scores_after,
-            "seating_follows": hand.seating_follows,
-            "recorded_at": hand.recorded_at,
-            "corrected_at": None,
-        },
-    )
-    changed = _UPDATE_GAME.execute(
-        {
-            **{"new_" + k: v for k, v in state_columns(state).items()},
-            "game_id": game.id,
-            "old_version": game.version,
-            "new_version": after.version,
-            "new_hands_version": after.version,
-        },
-    )
-    if changed != 1:
-        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
+    after = _write_hand(game, hand, score, knocker_deadwood, _UPDATE_GAME, state_columns(state))
     delta: dict[PlayerId, Figures] = {p: Figures(games_played=0) for p in game.players}
     add_hand(delta, record)
     if state.winner is not None:
@@ -732,6 +751,48 @@ class RecordedTwoPlayer:
     delta: dict[PlayerId, Figures] | None
 
 
+def _record_two_player(
+    game: GameRow,
+    record: TwoPlayerHand,
+    after: TwoPlayerState | HollywoodState,
+    columns: dict[str, Any],
+    hand_input: dict[str, Any],
+    ruling: dict[str, Any],
+    mode: str,
+    entered: list[int] | None = None,
+) -> RecordedTwoPlayer:
+    """Write the next hand of a two-player game or a Hollywood match,
+    ``record`` as played: ``after``, the game's state with it, whose row's
+    ``columns`` the game's row takes; ``entered``, the columns of a match the
+    hand was entered in (R34). In a league, what it adds to its players'
+    figures."""
+    seating, knocker = record.seating, record.knocker
+    hand = HandRow(
+        number=after.hands_played,
+        mode=mode,
+        box=int(seating.dealer),
+        captain=int(seating.non_dealer),
+        sitter=None,
+        knocker=None if knocker is None else knocker.value,
+        input=hand_input,
+        ruling=ruling,
+        scores_after=columns["scores"],
+        seating_follows=True,
+        recorded_at=now(),
+        columns=entered,
+    )
+    knocker_deadwood = _knocker_deadwood(ruling, mode)
+    row = _write_hand(game, hand, record.score, knocker_deadwood, _UPDATE_TWO_PLAYER_GAME, columns)
+    delta: dict[PlayerId, Figures] | None = None
+    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
+        delta = {p: Figures(games_played=0) for p in game.players}
+        add_two_player_hand(delta, record, knocker_deadwood)
+        if after.finished:  # R30: won; R34: all three columns won, with equal totals won by none
+            finish(delta, after.winner)
+        add_figures("game_player", game.id, delta)
+    return RecordedTwoPlayer(row, hand, record, delta)
+
+
 def record_two_player_hand(
     game: GameRow, knocker: Seat | None, score: HandScore, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
 ) -> RecordedTwoPlayer:
@@ -746,62 +807,7 @@ def record_two_player_hand(
     assert seating is not None
     record = TwoPlayerHand(seating, knocker, score)
     after = advance_two_player(rules, state, record)
-    columns = two_player_columns(rules, after)
-    hand = HandRow(
-        number=after.hands_played,
-        mode=mode,
-        box=int(seating.dealer),
-        captain=int(seating.non_dealer),
-        sitter=None,
-        knocker=None if knocker is None else knocker.value,
-        input=hand_input,
-        ruling=ruling,
-        scores_after=columns["scores"],
-        seating_follows=True,
-        recorded_at=now(),
-    )
-    knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
-    _INSERT_HAND.execute(
-        {
-            "game_id": game.id,
-            "number": hand.number,
-            "mode": mode,
-            "box": hand.box,
-            "captain": hand.captain,
-            "sitter": None,
-            "knocker": hand.knocker,
-            "outcome": score.outcome.value,
-            "scorer": None if score.scorer is None else score.scorer.value,
-            "points": score.points,
-            "input": hand_input,
-            "ruling": ruling,
-            "scores_after": hand.scores_after,
-            "seating_follows": True,
-            "knocker_deadwood": knocker_deadwood,
-            "recorded_at": hand.recorded_at,
-            "corrected_at": None,
-        },
-    )
-    version = game.version + 1
-    changed = _UPDATE_TWO_PLAYER_GAME.execute(
-        {
-            **{"new_" + k: v for k, v in columns.items()},
-            "game_id": game.id,
-            "old_version": game.version,
-            "new_version": version,
-            "new_hands_version": version,
-        },
-    )
-    if changed != 1:
-        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
-    delta: dict[PlayerId, Figures] | None = None
-    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
-        delta = {p: Figures(games_played=0) for p in game.players}
-        add_two_player_hand(delta, record, knocker_deadwood)
-        if after.winner is not None:
-            finish(delta, after.winner)
-        add_figures("game_player", game.id, delta)
-    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)
+    return _record_two_player(game, record, after, two_player_columns(rules, after), hand_input, ruling, mode)
 
 
 def _entered(rules: PresetRules, column: Column, stored: dict[str, Any]) -> dict[str, Any]:
@@ -836,63 +842,7 @@ def record_hollywood_hand(
         after,
         [_entered(rules, c, s) if c.number in entered else s for c, s in zip(after.columns, stored, strict=True)],
     )
-    hand = HandRow(
-        number=after.hands_played,
-        mode=mode,
-        box=int(seating.dealer),
-        captain=int(seating.non_dealer),
-        sitter=None,
-        knocker=None if knocker is None else knocker.value,
-        input=hand_input,
-        ruling=ruling,
-        scores_after=columns["scores"],
-        seating_follows=True,
-        recorded_at=now(),
-        columns=list(entered),
-    )
-    knocker_deadwood = ruling["knocker"]["deadwood_count"] if mode == "cards" else None
-    _INSERT_HAND.execute(
-        {
-            "game_id": game.id,
-            "number": hand.number,
-            "mode": mode,
-            "box": hand.box,
-            "captain": hand.captain,
-            "sitter": None,
-            "knocker": hand.knocker,
-            "outcome": score.outcome.value,
-            "scorer": None if score.scorer is None else score.scorer.value,
-            "points": score.points,
-            "input": hand_input,
-            "ruling": ruling,
-            "scores_after": hand.scores_after,
-            "seating_follows": True,
-            "knocker_deadwood": knocker_deadwood,
-            "recorded_at": hand.recorded_at,
-            "corrected_at": None,
-            "columns": hand.columns,
-        },
-    )
-    version = game.version + 1
-    changed = _UPDATE_TWO_PLAYER_GAME.execute(
-        {
-            **{"new_" + k: v for k, v in columns.items()},
-            "game_id": game.id,
-            "old_version": game.version,
-            "new_version": version,
-            "new_hands_version": version,
-        },
-    )
-    if changed != 1:
-        raise StaleGameError(f"game {game.id} is no longer at version {game.version}")
-    delta: dict[PlayerId, Figures] | None = None
-    if game.league_id is not None:  # a game outside a league keeps no figures of its hands
-        delta = {p: Figures(games_played=0) for p in game.players}
-        add_two_player_hand(delta, record, knocker_deadwood)
-        if after.finished:  # R34: all three columns won; with equal totals, won by none
-            finish(delta, after.winner)
-        add_figures("game_player", game.id, delta)
-    return RecordedTwoPlayer(game.replace(**columns, version=version, hands_version=version), hand, record, delta)
+    return _record_two_player(game, record, after, columns, hand_input, ruling, mode, list(entered))
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
@@ -968,8 +918,14 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         )
 
     def set_result(
-        self, knocker: Role | None, score: Score, hand_input: dict[str, Any], ruling: dict[str, Any], mode: str
+        self,
+        knocker: Role | Seat | None,
+        score: Score | HandScore,
+        hand_input: dict[str, Any],
+        ruling: dict[str, Any],
+        mode: str,
     ) -> None:
+        """The hand's columns for what it was and how it was ruled (a two-player hand's knocker is a seat, R28)."""
         for name, value in result_columns(knocker, score, hand_input, ruling, mode).items():
             setattr(self, name, value)
 
@@ -1008,8 +964,13 @@ def result_columns(
         "points": score.points,
         "input": hand_input,
         "ruling": ruling,
-        "knocker_deadwood": ruling["knocker"]["deadwood_count"] if mode == "cards" else None,
+        "knocker_deadwood": _knocker_deadwood(ruling, mode),
     }
+
+
+def _knocker_deadwood(ruling: dict[str, Any], mode: str) -> int | None:
+    """The knocker's deadwood as the ruling of a hand entered by its cards counts it; None otherwise."""
+    return ruling["knocker"]["deadwood_count"] if mode == "cards" else None
 
 
 _GAMES = Game.__table__
