@@ -152,9 +152,6 @@ class Games(MethodView):
 @blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    @blp.alt_response(
-        304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
-    )
     @keyed_read(blp, scope="game", conditional=True)
     def get(self, game_id: int, game: GameRow) -> tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""

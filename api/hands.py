@@ -124,9 +124,6 @@ def _record_cutthroat_hand(
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
-    @blp.alt_response(
-        304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
-    )
     @keyed_read(blp, scope="game", conditional=True)
     def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """All hands of a game, in order; the game's ETag, for conditional reads"""
