@@ -28,6 +28,28 @@ def _standing(game: Game, number: int) -> Hand | None:
     return next((h for h in game.hands if h.number == number), None)
 
 
+def _knocker(data: dict[str, Any], hand: Hand) -> str:
+    """Who knocked in the dispute's cards: as given, else as the hand was recorded."""
+    knocker: str | None = data.get("knocker", hand.knocker)
+    if knocker is None:
+        raise invalid("knocker", "this hand was a draw (R12): say who knocked", offending=None)
+    return knocker
+
+
+def _own_cards(hand: Hand) -> dict[str, Any]:
+    """The hand's own cards, as recorded, to be ruled on again; a hand recorded
+    by counts or as a draw has none."""
+    if hand.mode != "cards":
+        raise invalid(
+            "knocker_hand",
+            f"this hand was recorded {'by counts (R25)' if hand.mode == 'counts' else 'as a draw (R12)'}: "
+            "give both hands' cards to dispute it",
+            offending=None,
+        )
+    loaded: dict[str, Any] = _HAND_INPUT.load(hand.input)
+    return loaded
+
+
 def _judged(data: dict[str, Any], hand: Hand, game: Game) -> Judged | PresetJudged:
     """The referee's ruling on the dispute's cards, or on the hand's own."""
     if game.two_player:
@@ -41,19 +63,9 @@ def _judged(data: dict[str, Any], hand: Hand, game: Game) -> Judged | PresetJudg
         )
     if "upcard" in data:
         raise invalid("upcard", "a three-handed game takes no upcard (R27)", offending=str(data["upcard"]), rule="R27")
-    knocker = data.get("knocker", hand.knocker)
     if "knocker_hand" in data:
-        if knocker is None:
-            raise invalid("knocker", "this hand was a draw (R12): say who knocked", offending=None)
-        return judge_cards({**data, "knocker": knocker}, game.rule_options)
-    if hand.mode != "cards":
-        raise invalid(
-            "knocker_hand",
-            f"this hand was recorded {'by counts (R25)' if hand.mode == 'counts' else 'as a draw (R12)'}: "
-            "give both hands' cards to dispute it",
-            offending=None,
-        )
-    return judge_cards(_HAND_INPUT.load(hand.input), game.rule_options)
+        return judge_cards({**data, "knocker": _knocker(data, hand)}, game.rule_options)
+    return judge_cards(_own_cards(hand), game.rule_options)
 
 
 def _preset_judged(data: dict[str, Any], hand: Hand, game: Game) -> PresetJudged:
@@ -66,24 +78,15 @@ def _preset_judged(data: dict[str, Any], hand: Hand, game: Game) -> PresetJudged
             offending=data["by"],
             rule="R28",
         )
-    knocker = data.get("knocker", hand.knocker)
-    own = hand.input
     if "knocker_hand" in data:
-        if knocker is None:
-            raise invalid("knocker", "this hand was a draw (R12): say who knocked", offending=None)
+        knocker = _knocker(data, hand)
+        own = hand.input
         given = {k: data[k] for k in ("knocker_hand", "defender_hand")}
         upcard = data.get("upcard", None if "upcard" not in own else _HAND_INPUT.load(own)["upcard"])
         if upcard is not None:
             given["upcard"] = upcard
         return judge_preset_input({**given, "knocker": knocker}, game.preset_rules)
-    if hand.mode != "cards":
-        raise invalid(
-            "knocker_hand",
-            f"this hand was recorded {'by counts (R25)' if hand.mode == 'counts' else 'as a draw (R12)'}: "
-            "give both hands' cards to dispute it",
-            offending=None,
-        )
-    loaded = _HAND_INPUT.load(own)
+    loaded = _own_cards(hand)
     if "upcard" in data:
         loaded["upcard"] = data["upcard"]
     return judge_preset_input(loaded, game.preset_rules)

@@ -35,6 +35,7 @@ ETAG_HEADER = {
         "schema": {"type": "string"},
     }
 }
+NOT_MODIFIED = "Not Modified: the game is as the client's ETag (If-None-Match)"
 IF_MATCH = {
     "in": "header",
     "name": "If-Match",
@@ -158,13 +159,16 @@ def keyed_read(
     ``key="write"``: the read needs the write key even when public (401
     without a key, 403 with a share key or another's). ``conditional=True``
     (scope ``game``): the view answers with its game's ETag, and a request
-    whose ``If-None-Match`` matches it gets the 304 from the guard."""
+    whose ``If-None-Match`` matches it gets the 304 from the guard, which
+    this declaration documents, with its ETag header."""
     if conditional and scope != "game":
         raise ValueError("only a game's read answers If-None-Match with the game's ETag")
 
     def decorate(func: F) -> F:
         func.read_guard = ReadGuard(scope, key, conditional)  # type: ignore[attr-defined]
         documented = blp.alt_response(404, response="NOT_FOUND")(func)
+        if conditional:
+            documented = blp.alt_response(304, description=NOT_MODIFIED, headers=ETAG_HEADER)(documented)
         security = READ_SECURITY
         if key == "write":
             documented = blp.alt_response(401, response="UNAUTHORIZED")(documented)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
 from flask import current_app, request
 from flask.views import MethodView
@@ -77,6 +78,32 @@ def _league_of(data: dict[str, Any]) -> int | None:
     return league_id
 
 
+class _Placement(TypedDict):
+    """What services start a game with, besides its players, seating and rules."""
+
+    league_id: int | None
+    played_at: datetime | None
+    cut: dict[str, str] | None
+    visibility: str
+
+
+def _placed(data: dict[str, Any]) -> _Placement:
+    """Where and when a new game is played: its league (checked), the time,
+    the cut (R9) and its visibility, as the body gives them."""
+    return {
+        "league_id": _league_of(data),
+        "played_at": data.get("played_at"),
+        "cut": None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
+        "visibility": data.get("visibility", PUBLIC),
+    }
+
+
+def _started(game: Game, key: str | None) -> tuple[Game | WithKey, int, dict[str, str]]:
+    """A game just started, as answered: with its own key (outside a league, shown once), where it is, its ETag."""
+    headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
+    return (game if key is None else WithKey(game, key)), 201, headers
+
+
 def _start_two_player_game(data: dict[str, Any]) -> tuple[Game | WithKey, int, dict[str, str]]:
     """R27, R28: a game under a two-player preset, seated by the cut or the
     dealer; R36: a cutthroat game of three, seated by the cut or the roles."""
@@ -94,17 +121,7 @@ def _start_two_player_game(data: dict[str, Any]) -> tuple[Game | WithKey, int, d
         seating = verify_cutthroat_seating(players, roles=roles, cut=data.get("cut"))
     else:
         seating = verify_first_seating(players, dealer=None if roles is None else roles["dealer"], cut=data.get("cut"))
-    game, key = services.start_two_player_game(
-        players,
-        seating,
-        data["rules"],
-        league_id=_league_of(data),
-        played_at=data.get("played_at"),
-        cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
-        visibility=data.get("visibility", PUBLIC),
-    )
-    headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
-    return (game if key is None else WithKey(game, key)), 201, headers
+    return _started(*services.start_two_player_game(players, seating, data["rules"], **_placed(data)))
 
 
 @blp.route("")
@@ -123,17 +140,7 @@ class Games(MethodView):
             return _start_two_player_game(data)
         roles = _seat(data)
         rules = Rules.from_options(data.get("rules"))
-        game, key = services.start_game(
-            data["players"],
-            roles,
-            rules,
-            league_id=_league_of(data),
-            played_at=data.get("played_at"),
-            cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
-            visibility=data.get("visibility", PUBLIC),
-        )
-        headers = {"Location": f"/api/v1/games/{game.id}", "ETag": game.etag}
-        return (game if key is None else WithKey(game, key)), 201, headers
+        return _started(*services.start_game(data["players"], roles, rules, **_placed(data)))
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)
@@ -145,9 +152,6 @@ class Games(MethodView):
 @blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    @blp.alt_response(
-        304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
-    )
     @keyed_read(blp, scope="game", conditional=True)
     def get(self, game_id: int, game: GameRow) -> tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""

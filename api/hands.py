@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from flask.views import MethodView
 
@@ -9,10 +9,10 @@ from api.body import Blueprint
 from api.docs import ETAG_HEADER, keyed_read, keyed_write
 from api.errors import conflict, invalid, not_found, seating_moved
 from api.games import load_game
-from api.judging import judge_input, judge_preset_input, verify_three_handed_input
+from api.judging import PresetJudged, judge_input, judge_preset_input, verify_three_handed_input
 from api.shapes import HandInGame, Page, page_of
 from models import Game, Hand
-from models.game import GameRow, StaleGameError
+from models.game import GameRow, GameView, Recorded, RecordedTwoPlayer, StaleGameError
 from models.revisions import revisions_query
 from models.security import KeyRow
 from referee import Roles
@@ -73,17 +73,18 @@ def _check_two_player_seating(
         raise seating_moved(given, {k: int(v) for k, v in seating.items()}, number=number)
 
 
-def _record_two_player_hand(
-    data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
-) -> tuple[HandInGame, int, dict[str, str]]:
-    """The next hand of a two-player game (R28-R33, R35), the game the fold of its log (R26)."""
-    _check_two_player_seating(data.pop("seating", None), game.roles, game.players)
-    judged = judge_preset_input(data, game.preset_rules)
-    try:
-        recorded = services.record_two_player_hand(game, judged, by=credential.id)
-    except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
-        raise conflict("the game changed while this hand was being recorded: read it again") from None
-    hand, game = recorded.hand, recorded.game
+J = TypeVar("J", contravariant=True)  # what a game's hands are judged as
+
+
+class _Records(Protocol[J]):
+    """A service that records the next hand of a game's locked row (R26):
+    the game's row after it, and the hand's, or StaleGameError."""
+
+    def __call__(self, game: GameRow, judged: J, /, *, by: int | None) -> Recorded | RecordedTwoPlayer: ...
+
+
+def _created(hand: Any, game: GameView, game_id: int) -> tuple[HandInGame, int, dict[str, str]]:
+    """A hand just recorded, as answered: where it is, and its game's new ETag."""
     return (
         HandInGame(hand, game),
         201,
@@ -91,46 +92,38 @@ def _record_two_player_hand(
     )
 
 
-def _record_hollywood_hand(
-    data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
+def _recorded(
+    record: _Records[J], judged: J, game_id: int, game: GameRow, credential: KeyRow
 ) -> tuple[HandInGame, int, dict[str, str]]:
-    """The next hand of a Hollywood match (R34): judged as a classic hand, entered in its columns."""
-    _check_two_player_seating(data.pop("seating", None), game.roles, game.players)
-    judged = judge_preset_input(data, game.preset_rules)
+    """The next hand of ``game``, as judged, recorded by ``record``."""
     try:
-        recorded = services.record_hollywood_hand(game, judged, by=credential.id)
+        recorded = record(game, judged, by=credential.id)
     except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
         raise conflict("the game changed while this hand was being recorded: read it again") from None
-    hand, game = recorded.hand, recorded.game
-    return (
-        HandInGame(hand, game),
-        201,
-        {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
-    )
+    return _created(recorded.hand, recorded.game, game_id)
+
+
+def _preset_judged(data: dict[str, Any], game: GameRow) -> PresetJudged:
+    """The next hand of a two-player game (R28-R33, R35), a Hollywood match
+    (R34: judged as a classic hand) or a cutthroat game (R36: judged as a
+    two-player hand between its dealer and non-dealer while the third sits
+    out), judged under its preset in the seating the game expects."""
+    _check_two_player_seating(data.pop("seating", None), game.roles, game.players)
+    return judge_preset_input(data, game.preset_rules)
 
 
 def _record_cutthroat_hand(
     data: dict[str, Any], game_id: int, row: GameRow, credential: KeyRow
 ) -> tuple[HandInGame, int, dict[str, str]]:
-    """The next hand of a cutthroat game (R36): judged as a two-player hand
-    between its dealer and non-dealer while the third sits out."""
-    _check_two_player_seating(data.pop("seating", None), row.roles, row.players)
-    judged = judge_preset_input(data, row.preset_rules)
+    """The next hand of a cutthroat game (R36), the game the fold of its log (R26)."""
+    judged = _preset_judged(data, row)
     game = load_game(game_id)  # the guard holds its row locked
-    hand = services.record_cutthroat_hand(game, judged, by=credential.id)
-    return (
-        HandInGame(hand, game),
-        201,
-        {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
-    )
+    return _created(services.record_cutthroat_hand(game, judged, by=credential.id), game, game_id)
 
 
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
-    @blp.alt_response(
-        304, description="Not Modified: the game is as the client's ETag (If-None-Match)", headers=ETAG_HEADER
-    )
     @keyed_read(blp, scope="game", conditional=True)
     def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """All hands of a game, in order; the game's ETag, for conditional reads"""
@@ -145,25 +138,15 @@ class Hands(MethodView):
     ) -> tuple[HandInGame, int, dict[str, str]]:
         """Record the next hand: by cards, by counts (R25) or a draw (R12)"""
         # the game: read and locked by the guard, with the key and If-Match
-        if game.hollywood:
-            return _record_hollywood_hand(data, game_id, game, credential)
+        if game.hollywood:  # R34: entered in the match's columns
+            return _recorded(services.record_hollywood_hand, _preset_judged(data, game), game_id, game, credential)
         if game.cutthroat:
             return _record_cutthroat_hand(data, game_id, game, credential)
         if game.two_player:
-            return _record_two_player_hand(data, game_id, game, credential)
+            return _recorded(services.record_two_player_hand, _preset_judged(data, game), game_id, game, credential)
         verify_three_handed_input(data)
         _check_seating(data.pop("seating", None), game.next_roles, game.players)
-        judged = judge_input(data, game.rule_options)
-        try:
-            recorded = services.record_next_hand(game, judged, by=credential.id)
-        except StaleGameError:  # never expected under the row lock; if it were, the 409 writes nothing
-            raise conflict("the game changed while this hand was being recorded: read it again") from None
-        hand, game = recorded.hand, recorded.game
-        return (
-            HandInGame(hand, game),
-            201,
-            {"Location": f"/api/v1/games/{game_id}/hands/{hand.number}", "ETag": game.etag},
-        )
+        return _recorded(services.record_next_hand, judge_input(data, game.rule_options), game_id, game, credential)
 
 
 @blp.route("/<id:number>")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 import orjson
 from marshmallow import ValidationError
@@ -82,14 +82,26 @@ from schemas.transfer import (
 )
 from schemas.transfer_fast import load_game
 
+K = TypeVar("K", Role, Seat)  # who knocked: a three-handed hand's role, a two-player hand's seat
+S = TypeVar("S", Score, HandScore)
+
 
 @dataclass(frozen=True)
-class Judged:
+class Ruled(Generic[K, S]):
+    """A hand as the referee ruled it: how it was given (cards, counts or a
+    draw), who knocked, its score, and the ruling and input as stored."""
+
     mode: str  # cards, counts, draw
-    knocker: Role | None
-    score: Score
+    knocker: K | None
+    score: S
     ruling: dict[str, Any]
     input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Judged(Ruled[Role, Score]):
+    """A three-handed hand as the referee ruled it, and the knocker's discard."""
+
     discard: str | None = None
 
 
@@ -162,14 +174,8 @@ def verify_three_handed_input(data: dict[str, Any]) -> None:
 
 
 @dataclass(frozen=True)
-class PresetJudged:
+class PresetJudged(Ruled[Seat, HandScore]):
     """A two-player hand as the referee ruled it under its game's preset."""
-
-    mode: str  # cards, counts, draw
-    knocker: Seat | None
-    score: HandScore
-    ruling: dict[str, Any]
-    input: dict[str, Any]
 
 
 def _winner(knocker: Seat | None, score: HandScore) -> str | None:
