@@ -20,17 +20,9 @@ STATUSES = ["in_progress", "finished"]  # R20
 ORDERS = ["asc", "desc"]
 # what a revision of a hand did (models.revisions.RevisionAction)
 REVISION_ACTIONS = ["recorded", "corrected", "undone"]
-# what a change to a game did (models.events.EventKind)
-EVENT_KINDS = [
-    "game_started",
-    "rules_changed",
-    "hand_recorded",
-    "hand_corrected",
-    "hand_undone",
-    "dispute_opened",
-    "dispute_resolved",
-    "visibility_changed",
-]
+# what a change to a game did: models.events.EventKind, in order (tests/test_api/test_events.py holds them alike)
+EVENT_KINDS = ["game_started", "rules_changed", "hand_recorded", "hand_corrected", "hand_undone",
+               "dispute_opened", "dispute_resolved", "visibility_changed"]  # fmt: skip
 # a dispute's state (models.disputes.DisputeStatus)
 DISPUTE_STATUSES = ["open", "upheld", "rejected"]
 ROLES = ["box", "captain", "sitter"]  # R8
