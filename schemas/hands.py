@@ -507,6 +507,13 @@ def seats_dict(seats: Any) -> dict[str, int | None] | None:
 _SEAT_NAMES = ("dealer", "non_dealer", "sitter")
 
 
+def _scores_field(description: str, **kwargs: Any) -> fields.Dict:
+    """Each player's score, by the player's id."""
+    return fields.Dict(
+        keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": description}, **kwargs
+    )
+
+
 class HandSchema(Schema):
     number = fields.Integer(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
@@ -526,12 +533,8 @@ class HandSchema(Schema):
     ruling = Dumped(RulingSchema, required=True, rules=lambda hand: hand.game.rule_options)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
-    scores = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        required=True,
-        attribute="scores_after",
-        metadata={"description": "Running scores after this hand (a Hollywood match's: summed over its columns)"},
+    scores = _scores_field(
+        "Running scores after this hand (a Hollywood match's: summed over its columns)", attribute="scores_after"
     )
     columns = fields.List(
         fields.Integer(),
@@ -621,19 +624,8 @@ class RevisionSchema(Schema):
     seating = SeatsOut(required=True, attribute="seats")
     input = fields.Dict(required=True, metadata={"description": "The hand as entered, canonical cards"})
     ruling = Dumped(RulingSchema, required=True, rules=lambda revision: revision.game.rule_options)
-    scores = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        required=True,
-        attribute="scores_after",
-        metadata={"description": "Running scores after this hand, as they stood in this version"},
-    )
-    game_scores = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        required=True,
-        metadata={"description": "The game's scores just after this version was made"},
-    )
+    scores = _scores_field("Running scores after this hand, as they stood in this version", attribute="scores_after")
+    game_scores = _scores_field("The game's scores just after this version was made")
     made_at = fields.DateTime(required=True)
     key_id = fields.Integer(
         required=True,
