@@ -120,11 +120,7 @@ def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
     """A loaded knocker's hand as :class:`KnockerHandSchema` dumps it:
     canonical cards (R3). Built directly, as every hand by cards needs it (a
     property test holds the two equal)."""
-    out: dict[str, Any] = {}
-    if "cards" in hand:
-        out["cards"] = [str(c) for c in hand["cards"]]
-    if "melds" in hand:
-        out["melds"] = _melds_dict(hand["melds"])
+    out = _cards_and_melds_dict(hand)
     if "discard" in hand:
         out["discard"] = None if hand["discard"] is None else str(hand["discard"])
     return out
@@ -132,14 +128,20 @@ def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
 
 def defender_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
     """A loaded defender's hand as :class:`DefenderHandSchema` dumps it."""
+    out = _cards_and_melds_dict(hand)
+    if "layoffs" in hand:
+        layoffs = hand["layoffs"]
+        out["layoffs"] = None if layoffs is None else [{"card": str(lo["card"]), "meld": lo["meld"]} for lo in layoffs]
+    return out
+
+
+def _cards_and_melds_dict(hand: dict[str, Any]) -> dict[str, Any]:
+    """The cards and the melds a loaded hand gives (of either side), canonical (R3)."""
     out: dict[str, Any] = {}
     if "cards" in hand:
         out["cards"] = [str(c) for c in hand["cards"]]
     if "melds" in hand:
         out["melds"] = _melds_dict(hand["melds"])
-    if "layoffs" in hand:
-        layoffs = hand["layoffs"]
-        out["layoffs"] = None if layoffs is None else [{"card": str(lo["card"]), "meld": lo["meld"]} for lo in layoffs]
     return out
 
 
