@@ -20,17 +20,9 @@ STATUSES = ["in_progress", "finished"]  # R20
 ORDERS = ["asc", "desc"]
 # what a revision of a hand did (models.revisions.RevisionAction)
 REVISION_ACTIONS = ["recorded", "corrected", "undone"]
-# what a change to a game did (models.events.EventKind)
-EVENT_KINDS = [
-    "game_started",
-    "rules_changed",
-    "hand_recorded",
-    "hand_corrected",
-    "hand_undone",
-    "dispute_opened",
-    "dispute_resolved",
-    "visibility_changed",
-]
+# what a change to a game did: models.events.EventKind, in order (tests/test_api/test_events.py holds them alike)
+EVENT_KINDS = ["game_started", "rules_changed", "hand_recorded", "hand_corrected", "hand_undone",
+               "dispute_opened", "dispute_resolved", "visibility_changed"]  # fmt: skip
 # a dispute's state (models.disputes.DisputeStatus)
 DISPUTE_STATUSES = ["open", "upheld", "rejected"]
 ROLES = ["box", "captain", "sitter"]  # R8
@@ -93,42 +85,46 @@ class CardList(fields.List):
 class Name(fields.String):
     """Trimmed text of 1 to 100 (``max_length``) characters with no control characters."""
 
+    #: the control characters refused, and what is said of them
+    control = _CONTROL
+    control_error = "must not contain control characters"
+
     def __init__(self, *, max_length: int = 100, **kwargs: Any) -> None:
         metadata = {"minLength": 1, "maxLength": max_length, **kwargs.pop("metadata", {})}
         super().__init__(validate=validate.Length(min=1, max=max_length), metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs).strip()
-        if _CONTROL.search(text):
-            raise ValidationError("must not contain control characters")
+        text = self._trimmed(super()._deserialize(value, attr, data, **kwargs))
+        if self.control.search(text):
+            raise ValidationError(self.control_error)
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
             raise ValidationError("must be valid Unicode text (no lone surrogates)") from None
         return text
 
+    def _trimmed(self, text: str) -> str:
+        """``text`` without the white space around it (an empty name is too short)."""
+        return text.strip()
+
 
 _CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-class Text(fields.String):
+class Text(Name):
     """Trimmed free text (a reason, a claim) of 1 to ``max_length`` characters:
     lines and tabs, but no other control characters."""
 
-    def __init__(self, max_length: int, **kwargs: Any) -> None:
-        metadata = {"minLength": 1, "maxLength": max_length, **kwargs.pop("metadata", {})}
-        super().__init__(validate=validate.Length(min=1, max=max_length), metadata=metadata, **kwargs)
+    control = _CONTROL_BUT_LINES
+    control_error = "must not contain control characters other than line breaks and tabs"
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs).strip()
+    def __init__(self, max_length: int, **kwargs: Any) -> None:
+        super().__init__(max_length=max_length, **kwargs)
+
+    def _trimmed(self, text: str) -> str:
+        text = text.strip()
         if not text:
             raise ValidationError("must not be blank")
-        if _CONTROL_BUT_LINES.search(text):
-            raise ValidationError("must not contain control characters other than line breaks and tabs")
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValidationError("must be valid Unicode text (no lone surrogates)") from None
         return text
 
 

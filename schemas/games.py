@@ -16,7 +16,7 @@ from schemas.fields import (
     visibility_field,
 )
 from schemas.hands import SeatsOut, card_field, seating_dict, seats_dict
-from schemas.pages import PageArgsSchema  # noqa: F401  (the lists' query, imported from here too)
+from schemas.pages import PageArgsSchema, PageSchema  # noqa: F401  (PageArgsSchema: the lists' query, imported from here too)
 from schemas.rules import PresetRulesInSchema, RulesOutSchema, RulesPatchSchema, RulesSchema
 from schemas.rulings import Steps
 
@@ -407,11 +407,8 @@ def _two_player_game_dict(game: Any) -> dict[str, Any]:
     return shown
 
 
-class GameListSchema(Schema):
+class GameListSchema(PageSchema):
     items = fields.List(fields.Nested(GameSchema), required=True)
-    total = fields.Integer(required=True)
-    page = fields.Integer(required=True)
-    per_page = fields.Integer(required=True)
 
 
 class GameHistorySchema(Schema):

@@ -120,11 +120,7 @@ def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
     """A loaded knocker's hand as :class:`KnockerHandSchema` dumps it:
     canonical cards (R3). Built directly, as every hand by cards needs it (a
     property test holds the two equal)."""
-    out: dict[str, Any] = {}
-    if "cards" in hand:
-        out["cards"] = [str(c) for c in hand["cards"]]
-    if "melds" in hand:
-        out["melds"] = _melds_dict(hand["melds"])
+    out = _cards_and_melds_dict(hand)
     if "discard" in hand:
         out["discard"] = None if hand["discard"] is None else str(hand["discard"])
     return out
@@ -132,14 +128,20 @@ def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
 
 def defender_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
     """A loaded defender's hand as :class:`DefenderHandSchema` dumps it."""
+    out = _cards_and_melds_dict(hand)
+    if "layoffs" in hand:
+        layoffs = hand["layoffs"]
+        out["layoffs"] = None if layoffs is None else [{"card": str(lo["card"]), "meld": lo["meld"]} for lo in layoffs]
+    return out
+
+
+def _cards_and_melds_dict(hand: dict[str, Any]) -> dict[str, Any]:
+    """The cards and the melds a loaded hand gives (of either side), canonical (R3)."""
     out: dict[str, Any] = {}
     if "cards" in hand:
         out["cards"] = [str(c) for c in hand["cards"]]
     if "melds" in hand:
         out["melds"] = _melds_dict(hand["melds"])
-    if "layoffs" in hand:
-        layoffs = hand["layoffs"]
-        out["layoffs"] = None if layoffs is None else [{"card": str(lo["card"]), "meld": lo["meld"]} for lo in layoffs]
     return out
 
 
@@ -507,6 +509,13 @@ def seats_dict(seats: Any) -> dict[str, int | None] | None:
 _SEAT_NAMES = ("dealer", "non_dealer", "sitter")
 
 
+def _scores_field(description: str, **kwargs: Any) -> fields.Dict:
+    """Each player's score, by the player's id."""
+    return fields.Dict(
+        keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": description}, **kwargs
+    )
+
+
 class HandSchema(Schema):
     number = fields.Integer(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
@@ -526,12 +535,8 @@ class HandSchema(Schema):
     ruling = Dumped(RulingSchema, required=True, rules=lambda hand: hand.game.rule_options)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
-    scores = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        required=True,
-        attribute="scores_after",
-        metadata={"description": "Running scores after this hand (a Hollywood match's: summed over its columns)"},
+    scores = _scores_field(
+        "Running scores after this hand (a Hollywood match's: summed over its columns)", attribute="scores_after"
     )
     columns = fields.List(
         fields.Integer(),
@@ -621,19 +626,8 @@ class RevisionSchema(Schema):
     seating = SeatsOut(required=True, attribute="seats")
     input = fields.Dict(required=True, metadata={"description": "The hand as entered, canonical cards"})
     ruling = Dumped(RulingSchema, required=True, rules=lambda revision: revision.game.rule_options)
-    scores = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        required=True,
-        attribute="scores_after",
-        metadata={"description": "Running scores after this hand, as they stood in this version"},
-    )
-    game_scores = fields.Dict(
-        keys=fields.String(),
-        values=fields.Integer(),
-        required=True,
-        metadata={"description": "The game's scores just after this version was made"},
-    )
+    scores = _scores_field("Running scores after this hand, as they stood in this version", attribute="scores_after")
+    game_scores = _scores_field("The game's scores just after this version was made")
     made_at = fields.DateTime(required=True)
     key_id = fields.Integer(
         required=True,

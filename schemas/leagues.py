@@ -3,6 +3,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.fields import MAX_ID, ORDERS, UTCDateTime, id_field, visibility_field
+from schemas.pages import PageSchema
 from schemas.players import name_field
 from schemas.rules import PRESET_NAMES
 
@@ -77,11 +78,8 @@ class LeagueImportedSchema(LeagueCreatedSchema):
     )
 
 
-class LeagueListSchema(Schema):
+class LeagueListSchema(PageSchema):
     items = fields.List(fields.Nested(LeagueSchema), required=True)
-    total = fields.Integer(required=True)
-    page = fields.Integer(required=True)
-    per_page = fields.Integer(required=True)
 
 
 class RangeArgsSchema(Schema):

@@ -6,6 +6,7 @@ from marshmallow import Schema, fields
 
 from schemas.fields import Name
 from schemas.hands import WHITE_SPACE
+from schemas.pages import PageSchema
 
 # What Name accepts, for the spec: after str.strip() takes the white space off
 # both ends, at least one character and no control characters (C0, DEL, C1).
@@ -31,8 +32,5 @@ class PlayerSchema(Schema):
     created_at = fields.DateTime(required=True)
 
 
-class PlayerListSchema(Schema):
+class PlayerListSchema(PageSchema):
     items = fields.List(fields.Nested(PlayerSchema), required=True)
-    total = fields.Integer(required=True)
-    page = fields.Integer(required=True)
-    per_page = fields.Integer(required=True)

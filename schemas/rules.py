@@ -63,6 +63,12 @@ _PRESET_OPTIONS = {
 }
 
 
+def _preset_options() -> dict[str, fields.Field]:
+    """Every option of the two-player presets, as a schema's fields after
+    its own (``Meta.include``); fresh fields for each schema."""
+    return {name: _preset_option(name, description) for name, description in _PRESET_OPTIONS.items()}
+
+
 class PresetRulesInSchema(RulesSchema):
     """A game's rules: a ``preset`` (R27; none is ``three_handed``, with the
     options above) and its options, each checked against the preset's range
@@ -76,16 +82,9 @@ class PresetRulesInSchema(RulesSchema):
             "(R34: three columns at once) or cutthroat (R36: three players, two play each hand)"
         },
     )
-    big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
-    next_dealer = _preset_option("next_dealer", _PRESET_OPTIONS["next_dealer"])
-    box_bonus = _preset_option("box_bonus", _PRESET_OPTIONS["box_bonus"])
-    gin_boxes = _preset_option("gin_boxes", _PRESET_OPTIONS["gin_boxes"])
-    undercut_boxes = _preset_option("undercut_boxes", _PRESET_OPTIONS["undercut_boxes"])
-    boxes_immediate = _preset_option("boxes_immediate", _PRESET_OPTIONS["boxes_immediate"])
-    game_bonus = _preset_option("game_bonus", _PRESET_OPTIONS["game_bonus"])
-    shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
-    ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
-    spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])
+
+    class Meta:
+        include = _preset_options()
 
     @validates_schema
     def _preset_served(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -111,16 +110,9 @@ class RulesOutSchema(RulesSchema):
     preset's name and every option's value (R27)."""
 
     preset = fields.String(metadata={"enum": [p.value for p in Preset], "description": "R27; absent: three_handed"})
-    big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
-    next_dealer = _preset_option("next_dealer", _PRESET_OPTIONS["next_dealer"])
-    box_bonus = _preset_option("box_bonus", _PRESET_OPTIONS["box_bonus"])
-    gin_boxes = _preset_option("gin_boxes", _PRESET_OPTIONS["gin_boxes"])
-    undercut_boxes = _preset_option("undercut_boxes", _PRESET_OPTIONS["undercut_boxes"])
-    boxes_immediate = _preset_option("boxes_immediate", _PRESET_OPTIONS["boxes_immediate"])
-    game_bonus = _preset_option("game_bonus", _PRESET_OPTIONS["game_bonus"])
-    shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
-    ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
-    spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])
+
+    class Meta:
+        include = _preset_options()
 
 
 class RulesPatchSchema(RulesSchema):
@@ -128,16 +120,8 @@ class RulesPatchSchema(RulesSchema):
     or any option of a two-player game's preset (R27, checked against it by
     the game); the preset itself stays as the game started."""
 
-    big_gin_bonus = _preset_option("big_gin_bonus", _PRESET_OPTIONS["big_gin_bonus"])
-    next_dealer = _preset_option("next_dealer", _PRESET_OPTIONS["next_dealer"])
-    box_bonus = _preset_option("box_bonus", _PRESET_OPTIONS["box_bonus"])
-    gin_boxes = _preset_option("gin_boxes", _PRESET_OPTIONS["gin_boxes"])
-    undercut_boxes = _preset_option("undercut_boxes", _PRESET_OPTIONS["undercut_boxes"])
-    boxes_immediate = _preset_option("boxes_immediate", _PRESET_OPTIONS["boxes_immediate"])
-    game_bonus = _preset_option("game_bonus", _PRESET_OPTIONS["game_bonus"])
-    shutout = _preset_option("shutout", _PRESET_OPTIONS["shutout"])
-    ace = _preset_option("ace", _PRESET_OPTIONS["ace"])
-    spades_double = _preset_option("spades_double", _PRESET_OPTIONS["spades_double"])
+    class Meta:
+        include = _preset_options()
 
 
 THREE_HANDED_OPTIONS = _THREE_HANDED

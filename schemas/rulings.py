@@ -110,7 +110,15 @@ class LayoffSchema(Schema):
     meld = fields.Integer(required=True, metadata={"description": "Index into the knocker's melds"})
 
 
-class KnockerRulingSchema(Schema):
+class _SideRulingSchema(Schema):
+    """A side's ruling: its ``better`` play only when it has one."""
+
+    @post_dump
+    def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return _omit_none(data, "better")
+
+
+class KnockerRulingSchema(_SideRulingSchema):
     melds = _melds(required=True, allow_none=True)
     deadwood = _cards(required=True, allow_none=True)
     deadwood_count = fields.Integer(required=True)
@@ -118,10 +126,6 @@ class KnockerRulingSchema(Schema):
         ArrangementSchema,
         metadata={"description": "The least-deadwood arrangement, when the declared one was worse (R22)"},
     )
-
-    @post_dump
-    def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        return _omit_none(data, "better")
 
 
 class DefenderBetterSchema(Schema):
@@ -131,7 +135,7 @@ class DefenderBetterSchema(Schema):
     deadwood_count = fields.Integer(required=True)
 
 
-class DefenderRulingSchema(Schema):
+class DefenderRulingSchema(_SideRulingSchema):
     melds = _melds(required=True, allow_none=True)
     layoffs = fields.List(
         fields.Nested(LayoffSchema), required=True, allow_none=True, metadata={"description": "In the order played"}
@@ -142,10 +146,6 @@ class DefenderRulingSchema(Schema):
         DefenderBetterSchema,
         metadata={"description": "The defender's best play, when his declared one was worse (R22)"},
     )
-
-    @post_dump
-    def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        return _omit_none(data, "better")
 
 
 # --- explanations: the referee's steps ---

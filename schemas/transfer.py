@@ -93,6 +93,13 @@ class _Rules(RulesSchema):
             raise ValidationError(missing)
 
 
+def _not_before(data: dict[str, Any], later: str, earlier: str, event: str) -> None:
+    """``data[later]``, an instant or None, is not before ``data[earlier]`` (when ``event`` happened)."""
+    when = data[later]
+    if when is not None and when < data[earlier]:
+        raise ValidationError(f"{when.isoformat()} is before {event} ({data[earlier].isoformat()})", later)
+
+
 class _Hand(Schema):
     number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
     mode = fields.String(required=True, validate=validate.OneOf(["cards", "counts", "draw"]))
@@ -106,12 +113,7 @@ class _Hand(Schema):
 
     @validates_schema
     def _corrected_after_recorded(self, data: dict[str, Any], **kwargs: Any) -> None:
-        corrected = data["corrected_at"]
-        if corrected is not None and corrected < data["recorded_at"]:
-            raise ValidationError(
-                f"{corrected.isoformat()} is before the hand was recorded ({data['recorded_at'].isoformat()})",
-                "corrected_at",
-            )
+        _not_before(data, "corrected_at", "recorded_at", "the hand was recorded")
 
 
 _FAST_PLAYER_KEY = re.compile(r"[1-9][0-9]{0,9}")
@@ -199,12 +201,7 @@ class _Dispute(Schema):
 
     @validates_schema
     def _resolved_after_opened(self, data: dict[str, Any], **kwargs: Any) -> None:
-        resolved = data["resolved_at"]
-        if resolved is not None and resolved < data["opened_at"]:
-            raise ValidationError(
-                f"{resolved.isoformat()} is before the dispute was opened ({data['opened_at'].isoformat()})",
-                "resolved_at",
-            )
+        _not_before(data, "resolved_at", "opened_at", "the dispute was opened")
 
 
 class GameImportSchemaV1(Schema):

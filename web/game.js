@@ -709,6 +709,17 @@ function remember(gameId) {
   if (!games.includes(gameId)) store.set("games", [gameId, ...games].slice(0, 20));
 }
 
+/** How a won game's result was reached: the referee's steps, folded away; nothing if it gives none. */
+function resultHow(result, name) {
+  if (!(result.explanation || []).length) return null;
+  return h(
+    "details",
+    { class: "result-how" },
+    h("summary", {}, t("result.how")),
+    h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
+  );
+}
+
 /**
  * R31: a won two-player game's result (or a Hollywood column's, ``column``
  * its number), each player's total by its parts, the net and the winner.
@@ -746,14 +757,7 @@ function resultView(result, name, column = null) {
     ),
     result.shutout ? h("p", { class: "shutout-mark" }, t("result.shut_out", { name: name(result.loser) })) : null,
     h("p", { class: "net" }, t("result.net", { name: name(result.winner), net: result.net })),
-    (result.explanation || []).length
-      ? h(
-          "details",
-          { class: "result-how" },
-          h("summary", {}, t("result.how")),
-          h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
-        )
-      : null,
+    resultHow(result, name),
   );
 }
 
@@ -805,14 +809,7 @@ function cutthroatResultView(result, name) {
         ),
       ),
     ),
-    (result.explanation || []).length
-      ? h(
-          "details",
-          { class: "result-how" },
-          h("summary", {}, t("result.how")),
-          h("ol", { class: "explanation" }, result.explanation.map((step) => h("li", { "data-code": step.code, "data-rule": step.rule }, stepWords(step, name)))),
-        )
-      : null,
+    resultHow(result, name),
   );
 }
 
