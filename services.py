@@ -9,6 +9,7 @@ change to a game's hands reaches the league's totals, streaks and ratings.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
@@ -95,27 +96,38 @@ def _books(game: Game, *, history: bool) -> None:
         league_books.game_rewritten(game, history=history)
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where and when a new game is played, besides its players, seating
+    and rules: its league (or none), the time (now, if not given), the cut
+    that seated it (R9, R36) and its visibility outside a league (one in a
+    league follows its league's)."""
+
+    league_id: int | None = None
+    played_at: datetime | None = None
+    cut: dict[str, str] | None = field(default=None, hash=False)
+    visibility: str = PUBLIC
+
+
 def _new_game(
     players: list[int],
     rules: Rules | PresetRules,
     box: PlayerId,
     captain: PlayerId,
     sitter: PlayerId | None,
-    league_id: int | None,
-    played_at: datetime | None,
-    cut: dict[str, str] | None,
-    visibility: str,
+    placement: Placement,
 ) -> Game:
     """A new game's row at version 0, in the session, seated first as
     ``box``, ``captain`` and ``sitter`` (a two-player game's dealer,
     non-dealer and, in cutthroat, sitter), its state not yet derived."""
+    league_id = placement.league_id
     game = Game(
-        visibility=None if league_id is not None else visibility,
+        visibility=None if league_id is not None else placement.visibility,
         players=players,
         rules=rules.as_dict(),
         league_id=league_id,
-        played_at=played_at or now(),
-        cut=cut,
+        played_at=placement.played_at or now(),
+        cut=placement.cut,
         first_box=box,
         first_captain=captain,
         first_sitter=sitter,
@@ -139,15 +151,10 @@ def start_game(
     players: list[int],
     roles: Roles,
     rules: Rules,
-    *,
-    league_id: int | None,
-    played_at: datetime | None,
-    cut: dict[str, str] | None,
-    visibility: str = PUBLIC,
+    placement: Placement,
 ) -> tuple[Game, str | None]:
-    """A new game, and its own key when it is outside a league (shown once).
-    ``visibility`` is a game's outside a league; one in a league follows its league's."""
-    game = _new_game(players, rules, roles.box, roles.captain, roles.sitter, league_id, played_at, cut, visibility)
+    """A new game, and its own key when it is outside a league (shown once)."""
+    game = _new_game(players, rules, roles.box, roles.captain, roles.sitter, placement)
     game.apply(replay(rules, roles, []))
     return _started(game)
 
@@ -156,19 +163,13 @@ def start_two_player_game(
     players: list[int],
     seating: Seating | CutthroatSeating,
     rules: PresetRules,
-    *,
-    league_id: int | None,
-    played_at: datetime | None,
-    cut: dict[str, str] | None,
-    visibility: str = PUBLIC,
+    placement: Placement,
 ) -> tuple[Game, str | None]:
     """A new game under a two-player preset (R27, R28) or cutthroat (R36, its
     sitter seated too), and its own key when it is outside a league (shown once). ``visibility`` is a game's outside
     a league; one in a league follows its league's."""
     sitter = int(seating.sitter) if isinstance(seating, CutthroatSeating) else None
-    game = _new_game(
-        players, rules, int(seating.dealer), int(seating.non_dealer), sitter, league_id, played_at, cut, visibility
-    )
+    game = _new_game(players, rules, int(seating.dealer), int(seating.non_dealer), sitter, placement)
     game.apply_two_player(game.replay_two_player())
     return _started(game)
 

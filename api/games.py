@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any
 
 from flask import current_app, request
 from flask.views import MethodView
@@ -78,24 +77,15 @@ def _league_of(data: dict[str, Any]) -> int | None:
     return league_id
 
 
-class _Placement(TypedDict):
-    """What services start a game with, besides its players, seating and rules."""
-
-    league_id: int | None
-    played_at: datetime | None
-    cut: dict[str, str] | None
-    visibility: str
-
-
-def _placed(data: dict[str, Any]) -> _Placement:
+def _placed(data: dict[str, Any]) -> services.Placement:
     """Where and when a new game is played: its league (checked), the time,
     the cut (R9) and its visibility, as the body gives them."""
-    return {
-        "league_id": _league_of(data),
-        "played_at": data.get("played_at"),
-        "cut": None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
-        "visibility": data.get("visibility", PUBLIC),
-    }
+    return services.Placement(
+        league_id=_league_of(data),
+        played_at=data.get("played_at"),
+        cut=None if "cut" not in data else {k: str(v) for k, v in data["cut"].items()},
+        visibility=data.get("visibility", PUBLIC),
+    )
 
 
 def _started(game: Game, key: str | None) -> tuple[Game | WithKey, int, dict[str, str]]:
@@ -121,7 +111,7 @@ def _start_two_player_game(data: dict[str, Any]) -> tuple[Game | WithKey, int, d
         seating = verify_cutthroat_seating(players, roles=roles, cut=data.get("cut"))
     else:
         seating = verify_first_seating(players, dealer=None if roles is None else roles["dealer"], cut=data.get("cut"))
-    return _started(*services.start_two_player_game(players, seating, data["rules"], **_placed(data)))
+    return _started(*services.start_two_player_game(players, seating, data["rules"], _placed(data)))
 
 
 @blp.route("")
@@ -140,7 +130,7 @@ class Games(MethodView):
             return _start_two_player_game(data)
         roles = _seat(data)
         rules = Rules.from_options(data.get("rules"))
-        return _started(*services.start_game(data["players"], roles, rules, **_placed(data)))
+        return _started(*services.start_game(data["players"], roles, rules, _placed(data)))
 
     @blp.arguments(PageArgsSchema(), location="query")
     @blp.response(200, GameListSchema)

@@ -172,9 +172,8 @@ def build_league(n_hands: int, pool: dict[Role, list[Judged]], rules: Rules, see
                 # A game, as POST /games starts one (roles given).
                 seated = rng.sample(member_ids, 3)
                 roles = Roles(box=seated[0], captain=seated[1], sitter=seated[2])
-                game, _key = services.start_game(
-                    seated, roles, rules, league_id=league_id, played_at=played_at, cut=None
-                )
+                placement = services.Placement(league_id=league_id, played_at=played_at)
+                game, _key = services.start_game(seated, roles, rules, placement)
                 games += 1
                 played_at += timedelta(minutes=rng.choice((20, 40, 60, 90, 1440, 2880)))
                 # Its hands, as POST /games/{id}/hands records each one (services.record_next_hand).
