@@ -30,6 +30,7 @@ from models.database import (
 )
 from models.events import _INSERT as INSERT_EVENT
 from models.game import Game, Hand, Player
+from models.ratings import MU, SIGMA, rate_hand
 from models.revisions import _INSERT as INSERT_REVISION
 from models.revisions import HandRevision
 from models.security import _LOCK_GAME_WITH_KEY, hash_key
@@ -406,3 +407,51 @@ def test_a_conditional_read_of_an_unchanged_game_reads_its_tag_alone(app: Flask,
         assert len(seen) == 2  # the tag, then the game
     finally:
         event.remove(engine, "before_cursor_execute", note)
+
+
+def test_a_league_hands_write_with_an_idempotency_key_makes_no_session_and_is_replayed(
+    app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write a club's phone sends: a hand of a game in a league, with an
+    Idempotency-Key. Its books (figures, ratings, the league's history
+    version) and the key's record are Core statements on the request's one
+    connection: no ORM session is made. Its retry gets the same answer, and
+    the hand counts once in the standings."""
+    response = api.post("/leagues", {"name": "Club", "members": players})
+    assert response.status_code == 201, response.get_json()
+    league = response.get_json()
+    game = api.new_game(players, league_id=league["id"], roles=seats(*players))
+    sessions: list[int] = []
+    real_init = Session.__init__
+
+    def init(self: Session, *args: Any, **kwargs: Any) -> None:
+        sessions.append(1)
+        real_init(self, *args, **kwargs)
+
+    headers = {"Authorization": f"Bearer {league['key']}", "If-Match": "*", "Idempotency-Key": "club-night-hand-0001"}
+    path = f"/api/v1/games/{game['id']}/hands"
+    api.client.auto = False  # type: ignore[attr-defined]
+    monkeypatch.setattr(Session, "__init__", init)
+    try:
+        first = api.client.post(path, json=by_counts("box", 3, 33), headers=headers)
+        assert first.status_code == 201, first.get_json()
+        assert sessions == []
+        again = api.client.post(path, json=by_counts("box", 3, 33), headers=headers)
+    finally:
+        api.client.auto = True  # type: ignore[attr-defined]
+        monkeypatch.undo()
+    assert again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert api.game(game["id"])["hands_played"] == 1
+    rows = {r["player_id"]: r for r in api.client.get(f"/api/v1/leagues/{league['id']}/standings").get_json()["items"]}
+    box, captain, sitter = players[:3]
+    # R15: the box knocks with 3 against 33 and scores 30; the hand is rated once (box against the team)
+    assert rows[box]["hands_won"] == 1 and rows[box]["total_points"] == 30
+    assert rows[captain]["hands_won"] == 0 and rows[sitter]["hands_won"] == 0
+    # the rating step of that one hand, from a new member's rating, for each of the three
+    rated = rate_hand((MU, SIGMA), (MU, SIGMA), (MU, SIGMA), True)
+    for player, (mu, sigma) in zip((box, captain, sitter), rated, strict=True):
+        served = rows[player]["rating"]
+        assert (served["mu"], served["sigma"], served["hands_rated"]) == (pytest.approx(mu), pytest.approx(sigma), 1)
+    assert rated[0][0] > MU > rated[1][0]
