@@ -358,7 +358,7 @@ def check_league(league: League, games: list[Stored], checked: Checked) -> None:
     for recount in sorted(recounts, key=lambda r: (r.game.played_at, r.game.id)):
         for player, figures in (recount.figures or {}).items():
             totals.setdefault(player, Figures()).add(figures)
-        if recount.state is not None and recount.state.winner is not None:
+        if recount.state is not None and recount.state.finished:  # R34: a match may end even, won by none
             for player in recount.game.players:
                 finished.setdefault(int(player), []).append((int(player) == recount.state.winner, recount))
     books = {

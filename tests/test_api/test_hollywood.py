@@ -276,4 +276,10 @@ def test_r34_a_match_that_ends_even_is_finished_with_no_winner_and_counts_as_fin
     rows = _ok(api.client.get(f"{BASE}/leagues/{league['id']}/standings", query_string={"preset": "hollywood"}))
     assert [(r["games_finished"], r["games_won"]) for r in rows["items"]] == [(1, 0), (1, 0)]
     with app.app_context():
+        assert verify_league(league["id"]) == []  # the streaks, stale since the even end, are not compared
+    # a read of the whole league recounts the streaks and stores them: the even match, won by
+    # neither, ends both players' streaks, and the books' check counts it as the read did
+    rows = _ok(api.client.get(f"{BASE}/leagues/{league['id']}/standings"))
+    assert [(r["current_streak"], r["longest_streak"]) for r in rows["items"]] == [(0, 0), (0, 0)]
+    with app.app_context():
         assert verify_league(league["id"]) == []
