@@ -71,15 +71,20 @@ _BOOKS = Statement(
         _LEAGUES.c.id == bindparam("league_id")
     )
 )
-_SET_BOOKS = Statement(
+_MOVED_ON = {
+    # a hand's write never clears a flag: one raised meanwhile by another game's write stays raised
+    "history_version": func.coalesce(_LEAGUES.c.history_version, 0) + 1,
+    "streaks_stale": _LEAGUES.c.streaks_stale | bindparam("b_streaks_stale", type_=_LEAGUES.c.streaks_stale.type),
+}
+#: the hand was rated: the league is rated through it
+_RATED_THROUGH = Statement(
     update(_LEAGUES)
     .where(_LEAGUES.c.id == bindparam("league_id"))
-    .values(
-        history_version=func.coalesce(_LEAGUES.c.history_version, 0) + 1,
-        streaks_stale=bindparam("b_streaks_stale", type_=_LEAGUES.c.streaks_stale.type),
-        ratings_stale=bindparam("b_ratings_stale", type_=_LEAGUES.c.ratings_stale.type),
-        rated_through=bindparam("b_rated_through", type_=_LEAGUES.c.rated_through.type),
-    )
+    .values({**_MOVED_ON, "rated_through": bindparam("b_rated_through", type_=_LEAGUES.c.rated_through.type)})
+)
+#: the hand was not rated (stale ratings, or a hand out of rating order): the next read re-rates
+_RATINGS_STALE = Statement(
+    update(_LEAGUES).where(_LEAGUES.c.id == bindparam("league_id")).values({**_MOVED_ON, "ratings_stale": True})
 )
 _RATING_ROWS = select(_RATINGS.c.player_id, _RATINGS.c.mu, _RATINGS.c.sigma).where(
     _RATINGS.c.league_id == bindparam("league_id"),
@@ -119,22 +124,15 @@ def hand_appended(recorded: Recorded | RecordedTwoPlayer) -> None:
         streaks_stale = not _extend_streaks(league_id, game, game.winner)
     elif game.winner is None and game.status == "finished":
         streaks_stale = True  # R34: a match that ends even, won by none: the next read recounts
+    moved = {"league_id": league_id, "b_streaks_stale": streaks_stale}
     if not ratings_stale and _follows(rated_through, game, number):
         if isinstance(recorded, Recorded):
             _rate_one(league_id, recorded.record)
         else:
             _rate_two_player(league_id, game.preset_rules.preset.value, recorded.record)
-        rated_through = _position(game, number)
+        _RATED_THROUGH.execute({**moved, "b_rated_through": _position(game, number)})
     else:
-        ratings_stale = True
-    _SET_BOOKS.execute(
-        {
-            "league_id": league_id,
-            "b_streaks_stale": streaks_stale,
-            "b_ratings_stale": ratings_stale,
-            "b_rated_through": rated_through,
-        }
-    )
+        _RATINGS_STALE.execute(moved)
 
 
 def _league_id(recorded: Recorded | RecordedTwoPlayer) -> int:

@@ -14,12 +14,12 @@ import pytest
 from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Column, MetaData, Table, create_engine, event, insert, select
+from sqlalchemy import Column, MetaData, Table, create_engine, event, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from api.errors import unavailable_cause
 from app import create_app
-from models import db
+from models import League, books, db
 from models.database import (
     Session,
     UTCDateTime,
@@ -455,3 +455,43 @@ def test_a_league_hands_write_with_an_idempotency_key_makes_no_session_and_is_re
         served = rows[player]["rating"]
         assert (served["mu"], served["sigma"], served["hands_rated"]) == (pytest.approx(mu), pytest.approx(sigma), 1)
     assert rated[0][0] > MU > rated[1][0]
+
+
+def test_a_league_hands_write_leaves_raised_a_flag_another_write_raised_meanwhile(
+    app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hands of two games of one league are written at once (each game's
+    row is locked, not the league's): one is rated, the other, out of rating
+    order, marks the ratings stale. Whichever commits last, the flag stays
+    raised and the next read re-rates; and each write moves the league's
+    history version on by one. Here the other write's change lands between
+    this write's read of the league and its update."""
+    response = api.post("/leagues", {"name": "Club", "members": players})
+    assert response.status_code == 201, response.get_json()
+    league = response.get_json()
+    game = api.new_game(players, league_id=league["id"], roles=seats(*players))
+    leagues = League.__table__
+    with app.app_context():
+        version = db.session.scalar(select(leagues.c.history_version).where(leagues.c.id == league["id"]))
+    real_rate = books._rate_one
+
+    def rate_while_another_write_lands(league_id: int, record: Any) -> None:
+        session_connection().execute(
+            update(leagues)
+            .where(leagues.c.id == league_id)
+            .values(ratings_stale=True, streaks_stale=True, history_version=leagues.c.history_version + 1)
+        )
+        real_rate(league_id, record)
+
+    monkeypatch.setattr(books, "_rate_one", rate_while_another_write_lands)
+    headers = {"Authorization": f"Bearer {league['key']}", "If-Match": "*"}
+    api.client.auto = False  # type: ignore[attr-defined]
+    try:
+        r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("box", 3, 33), headers=headers)
+    finally:
+        api.client.auto = True  # type: ignore[attr-defined]
+    assert r.status_code == 201, r.get_json()
+    with app.app_context():
+        row = db.session.execute(select(leagues).where(leagues.c.id == league["id"])).mappings().one()
+    assert (row["ratings_stale"], row["streaks_stale"], row["history_version"]) == (True, True, version + 2)
+    assert row["rated_through"] == {"played_at": game["played_at"], "game_id": game["id"], "hands": 1}
