@@ -141,7 +141,8 @@ def _started(game: Game) -> tuple[Game, str | None]:
     """A new game, its state derived, written with its league's books and
     its event; and its own key when it is outside a league (shown once)."""
     db.session.flush()
-    _books(game, history=False)
+    if game.league_id is not None:
+        league_books.game_started(game)
     add_event(game.id, game.version, "game_started")
     key = None if game.league_id is not None else ApiKey.issue(game_id=game.id)[1]
     return game, key

@@ -217,6 +217,15 @@ def _set_ratings(league_id: int, preset: str, known: set[int], after: dict[int, 
         connection.execute(_NEW_RATING, new)
 
 
+def game_started(game: Game) -> None:
+    """A new game of the league: its players' totals gain its rows' figures
+    (a game not yet begun: one game played each), in one statement, without
+    recounting their history as a rewritten game's do (every member has his
+    row from the day he joined)."""
+    assert game.league_id is not None
+    add_figures("league_player", game.league_id, {row.player_id: row for row in game.figures})
+
+
 def game_rewritten(game: Game, *, history: bool = True) -> None:
     """After a full replay of a league game (created, corrected, undone,
     imported): its players' totals recounted; streaks and ratings stale when

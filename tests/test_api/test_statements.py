@@ -35,6 +35,7 @@ from models.revisions import _INSERT as INSERT_REVISION
 from models.revisions import HandRevision
 from models.security import _LOCK_GAME_WITH_KEY, hash_key
 from models.sqlite import WRITER_WAIT
+from models.verify import verify_league
 from models.visibility import _READ_GAME_AUDIENCE
 from tests.test_api.conftest import Api, by_counts, seats
 
@@ -495,3 +496,33 @@ def test_a_league_hands_write_leaves_raised_a_flag_another_write_raised_meanwhil
         row = db.session.execute(select(leagues).where(leagues.c.id == league["id"])).mappings().one()
     assert (row["ratings_stale"], row["streaks_stale"], row["history_version"]) == (True, True, version + 2)
     assert row["rated_through"] == {"played_at": game["played_at"], "game_id": game["id"], "hands": 1}
+
+
+def test_a_league_games_start_adds_to_its_players_totals_without_reading_their_history(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    """A new game of a league: each player's totals gain one game played, by
+    one UPDATE, whatever the league's history; nothing of the players' other
+    games is read (their sum grows with the league's years)."""
+    response = api.post("/leagues", {"name": "Club", "members": players})
+    assert response.status_code == 201, response.get_json()
+    league = response.get_json()
+    api.new_game(players, league_id=league["id"], roles=seats(*players))
+    with app.app_context():
+        engine = db.engine
+    statements: list[str] = []
+
+    def on_execute(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+
+    event.listen(engine, "before_cursor_execute", on_execute)
+    try:
+        api.new_game(players, league_id=league["id"], roles=seats(*players))
+    finally:
+        event.remove(engine, "before_cursor_execute", on_execute)
+    assert not [s for s in statements if s.startswith("SELECT") and "game_player" in s]
+    assert len([s for s in statements if s.startswith("UPDATE league_player")]) == 1
+    rows = api.client.get(f"/api/v1/leagues/{league['id']}/standings").get_json()["items"]
+    assert sorted(r["games_played"] for r in rows) == [2, 2, 2]
+    with app.app_context():
+        assert verify_league(league["id"]) == []
