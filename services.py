@@ -223,10 +223,12 @@ def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -
         recorded_at=now(),
     )
     hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
+    before = league_books.figures_of(game) if game.league_id is not None else None
     game.hands.append(hand)
     game.apply_two_player(game.replay_two_player())  # its running scores, each hand's, with it
     db.session.flush()
-    _books(game, history=True)
+    if before is not None:  # the league's books move by this one hand, as a two-player hand's do
+        league_books.hand_added(game, hand.number, hand.two_player_record(), league_books.figures_moved(before, game))
     add_revision(game.id, hand, "recorded", game.scores, key_id=by)
     add_event(game.id, game.version, "hand_recorded", hand.number)
     return hand

@@ -22,6 +22,9 @@ from models.game import Game, GameView, Recorded, RecordedTwoPlayer
 from models.league import League, LeaguePlayer, LeagueRating
 from models.ratings import MU, SIGMA, rate_hand, rate_two_player_log, won_by_box
 from referee import HandRecord
+from referee.cutthroat import CutthroatHand
+from referee.roles import PlayerId
+from referee.stats import Figures
 from referee.two_player import Seat, TwoPlayerHand
 
 
@@ -114,31 +117,34 @@ def hand_appended(recorded: Recorded | RecordedTwoPlayer) -> None:
     preset: its figures, streaks, ratings and history version, in a few
     Core statements on the write's connection (every hand a club records
     comes this way)."""
-    game, number, league_id = recorded.game, recorded.hand.number, _league_id(recorded)
     assert recorded.delta is not None  # a hand of a league's game adds to its figures
+    hand_added(recorded.game, recorded.hand.number, recorded.record, recorded.delta)
+
+
+def hand_added(
+    game: GameView, number: int, record: HandRecord | TwoPlayerHand | CutthroatHand, delta: dict[PlayerId, Figures]
+) -> None:
+    """The league's books after hand ``number`` of ``game`` (the game as it
+    is with it), which adds ``delta`` to its players' figures."""
+    assert game.league_id is not None
+    league_id = int(game.league_id)
     books = _BOOKS.one_or_none({"league_id": league_id})
     assert books is not None
     streaks_stale, ratings_stale, rated_through = books["streaks_stale"], books["ratings_stale"], books["rated_through"]
-    add_figures("league_player", league_id, recorded.delta)
+    add_figures("league_player", league_id, delta)
     if game.winner is not None and not streaks_stale:
         streaks_stale = not _extend_streaks(league_id, game, game.winner)
     elif game.winner is None and game.status == "finished":
         streaks_stale = True  # R34: a match that ends even, won by none: the next read recounts
     moved = {"league_id": league_id, "b_streaks_stale": streaks_stale}
     if not ratings_stale and _follows(rated_through, game, number):
-        if isinstance(recorded, Recorded):
-            _rate_one(league_id, recorded.record)
-        else:
-            _rate_two_player(league_id, game.preset_rules.preset.value, recorded.record)
+        if isinstance(record, HandRecord):
+            _rate_one(league_id, record)
+        else:  # R36: a cutthroat hand rates its dealer against its non-dealer, as a two-player hand does
+            _rate_two_player(league_id, game.preset_rules.preset.value, record)
         _RATED_THROUGH.execute({**moved, "b_rated_through": _position(game, number)})
     else:
         _RATINGS_STALE.execute(moved)
-
-
-def _league_id(recorded: Recorded | RecordedTwoPlayer) -> int:
-    league_id = recorded.game.league_id
-    assert league_id is not None
-    return int(league_id)
 
 
 def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
@@ -177,7 +183,7 @@ def _rate_one(league_id: int, record: HandRecord) -> None:
     _set_ratings(league_id, THREE_HANDED, set(known), dict(zip(players, rated, strict=True)))
 
 
-def _rate_two_player(league_id: int, preset: str, record: TwoPlayerHand) -> None:
+def _rate_two_player(league_id: int, preset: str, record: TwoPlayerHand | CutthroatHand) -> None:
     """R27, R28: the two players' ratings under their game's preset, after one hand (draws do not rate)."""
     winner = record.winner
     if winner is None:
@@ -215,6 +221,20 @@ def _set_ratings(league_id: int, preset: str, known: set[int], after: dict[int, 
     ]
     if new:
         connection.execute(_NEW_RATING, new)
+
+
+def figures_of(game: Game) -> dict[PlayerId, Figures]:
+    """The game's per-player figures as its rows hold them now."""
+    return {int(row.player_id): Figures(**{n: getattr(row, n) for n in FIGURE_FIELDS}) for row in game.figures}
+
+
+def figures_moved(before: dict[PlayerId, Figures], game: Game) -> dict[PlayerId, Figures]:
+    """What the game's rows gained since ``before`` (figures_of), player by player."""
+    moved = {}
+    for player, after in figures_of(game).items():
+        was = before.get(player, Figures())
+        moved[player] = Figures(**{n: getattr(after, n) - getattr(was, n) for n in FIGURE_FIELDS})
+    return moved
 
 
 def game_started(game: Game) -> None:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.shapes import HandInGame
-from models import Game, db
+from models import Game, League, db
 from models.verify import verify_books, verify_league
 from schemas.games import GameSchema, game_dict
 from schemas.hands import HandSchema, hand_dict
@@ -263,6 +263,12 @@ def test_r36_a_game_in_a_league_counts_its_hands_sat_out_and_rates_dealer_agains
     for hand in game["hands"]:
         _ok(api.client.post(f"{BASE}/games/{gid}/hands", json=hand_body(hand)), 201)
     assert api.game(gid)["winner"] == ids["bob"]
+    with app.app_context():
+        # the books moved hand by hand, as a two-player game's do: nothing is left for a read to
+        # recount, and the ratings and streaks kept are those a recount from the logs gives
+        stored = db.session.get(League, league["id"])
+        assert stored is not None and (stored.ratings_stale, stored.streaks_stale) == (False, False)
+        assert verify_league(league["id"]) == []
     query = {"preset": "cutthroat"}
     rows = {
         r["player_id"]: r
