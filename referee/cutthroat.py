@@ -35,7 +35,7 @@ from referee.preset_hand import HandScore
 from referee.presets import PresetRules, Shutout
 from referee.roles import PlayerId
 from referee.scoring import Outcome, Side
-from referee.sheet import PlayerTotal, ScoreSheet, new_sheet
+from referee.sheet import PlayerTotal, ScoreSheet, box_bonus_steps, new_sheet, total_steps
 from referee.steps import SheetCode, Step
 from referee.two_player import Seat
 
@@ -240,18 +240,7 @@ def explain_cutthroat_result(rules: PresetRules, result: CutthroatResult) -> tup
     """
     winner = result.winner
     won = result.totals[winner]
-    steps: list[Step] = []
-    for player, total in result.totals.items():
-        if total.box_bonus:
-            steps.append(
-                Step.of(
-                    SheetCode.BOX_BONUS,
-                    player=player,
-                    boxes=total.box_bonus // rules.box_bonus,
-                    box_bonus=rules.box_bonus,
-                    box_points=total.box_bonus,
-                )
-            )
+    steps = box_bonus_steps(rules, result.totals)
     steps.append(Step.of(SheetCode.GAME_BONUS, player=winner, game_bonus=won.game_bonus))
     shut_out = result.shut_out
     if won.shutout and rules.shutout is Shutout.DOUBLE:
@@ -266,18 +255,7 @@ def explain_cutthroat_result(rules: PresetRules, result: CutthroatResult) -> tup
     elif won.shutout:
         for player in shut_out:
             steps.append(Step.of(SheetCode.SHUTOUT_PLUS_100, player=winner, loser=player, shutout_points=100))
-    for player, total in result.totals.items():
-        steps.append(
-            Step.of(
-                SheetCode.TOTAL,
-                player=player,
-                hand_points=total.hand_points,
-                box_points=total.box_bonus,
-                game_bonus=total.game_bonus,
-                shutout_points=total.shutout,
-                total=total.total,
-            )
-        )
+    steps += total_steps(result.totals)
     for pair in result.nets:
         steps.append(
             Step.of(

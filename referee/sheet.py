@@ -19,7 +19,7 @@ PlayerTotal(hand_points=55, box_bonus=75, game_bonus=100, shutout=155, total=385
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.presets import PresetRules, Shutout
@@ -152,39 +152,47 @@ def explain_result(rules: PresetRules, result: GameResult) -> tuple[Step, ...]:
     """
     winner, loser = result.winner, result.loser
     won = result.totals[winner]
-    steps: list[Step] = []
-    for player, total in result.totals.items():
-        if total.box_bonus:
-            boxes = total.box_bonus // rules.box_bonus
-            steps.append(
-                Step.of(
-                    SheetCode.BOX_BONUS,
-                    player=player,
-                    boxes=boxes,
-                    box_bonus=rules.box_bonus,
-                    box_points=total.box_bonus,
-                )
-            )
+    steps: list[Step] = box_bonus_steps(rules, result.totals)
     steps.append(Step.of(SheetCode.GAME_BONUS, player=winner, game_bonus=won.game_bonus))
     if result.shutout and won.shutout:
         code = SheetCode.SHUTOUT_DOUBLE if rules.shutout is Shutout.DOUBLE else SheetCode.SHUTOUT_PLUS_100
         steps.append(Step.of(code, player=winner, loser=loser, shutout_points=won.shutout))
-    for player, total in result.totals.items():
-        steps.append(
-            Step.of(
-                SheetCode.TOTAL,
-                player=player,
-                hand_points=total.hand_points,
-                box_points=total.box_bonus,
-                game_bonus=total.game_bonus,
-                shutout_points=total.shutout,
-                total=total.total,
-            )
-        )
+    steps += total_steps(result.totals)
     steps.append(
         Step.of(SheetCode.NET, player=winner, total=won.total, loser_total=result.totals[loser].total, net=result.net)
     )
     return tuple(steps)
+
+
+def box_bonus_steps(rules: PresetRules, totals: Mapping[PlayerId, PlayerTotal]) -> list[Step]:
+    """R29: each player's box bonuses, for those who have any."""
+    return [
+        Step.of(
+            SheetCode.BOX_BONUS,
+            player=player,
+            boxes=total.box_bonus // rules.box_bonus,
+            box_bonus=rules.box_bonus,
+            box_points=total.box_bonus,
+        )
+        for player, total in totals.items()
+        if total.box_bonus
+    ]
+
+
+def total_steps(totals: Mapping[PlayerId, PlayerTotal]) -> list[Step]:
+    """R31: each player's total, by its parts."""
+    return [
+        Step.of(
+            SheetCode.TOTAL,
+            player=player,
+            hand_points=total.hand_points,
+            box_points=total.box_bonus,
+            game_bonus=total.game_bonus,
+            shutout_points=total.shutout,
+            total=total.total,
+        )
+        for player, total in totals.items()
+    ]
 
 
 def explain_hand_boxes(boxes: int) -> tuple[Step, ...]:
