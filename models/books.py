@@ -14,13 +14,14 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, true, update
 
-from models.database import Statement, db, session_connection
+from models.database import db, session_connection
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, add_figures
 from models.game import Game, GameView, Recorded, RecordedTwoPlayer
 from models.league import League, LeaguePlayer, LeagueRating
 from models.ratings import MU, SIGMA, rate_hand, rate_two_player_log, won_by_box
+from models.statement import ONE, ZERO, Statement
 from referee import HandRecord
 from referee.cutthroat import CutthroatHand
 from referee.roles import PlayerId
@@ -76,7 +77,7 @@ _BOOKS = Statement(
 )
 _MOVED_ON = {
     # a hand's write never clears a flag: one raised meanwhile by another game's write stays raised
-    "history_version": func.coalesce(_LEAGUES.c.history_version, 0) + 1,
+    "history_version": func.coalesce(_LEAGUES.c.history_version, ZERO) + ONE,
     "streaks_stale": _LEAGUES.c.streaks_stale | bindparam("b_streaks_stale", type_=_LEAGUES.c.streaks_stale.type),
 }
 #: the hand was rated: the league is rated through it
@@ -87,14 +88,14 @@ _RATED_THROUGH = Statement(
 )
 #: the hand was not rated (stale ratings, or a hand out of rating order): the next read re-rates
 _RATINGS_STALE = Statement(
-    update(_LEAGUES).where(_LEAGUES.c.id == bindparam("league_id")).values({**_MOVED_ON, "ratings_stale": True})
+    update(_LEAGUES).where(_LEAGUES.c.id == bindparam("league_id")).values({**_MOVED_ON, "ratings_stale": true()})
 )
 _RATING_ROWS = select(_RATINGS.c.player_id, _RATINGS.c.mu, _RATINGS.c.sigma).where(
     _RATINGS.c.league_id == bindparam("league_id"),
     _RATINGS.c.preset == bindparam("preset"),
     _RATINGS.c.player_id.in_(bindparam("players", expanding=True)),
 )
-_SET_RATING = (
+_SET_RATING = Statement(
     update(_RATINGS)
     .where(
         _RATINGS.c.league_id == bindparam("b_league_id"),
@@ -104,10 +105,10 @@ _SET_RATING = (
     .values(
         mu=bindparam("b_mu", type_=_RATINGS.c.mu.type),
         sigma=bindparam("b_sigma", type_=_RATINGS.c.sigma.type),
-        hands_rated=_RATINGS.c.hands_rated + 1,
+        hands_rated=_RATINGS.c.hands_rated + ONE,
     )
 )
-_NEW_RATING = insert(_RATINGS)
+_NEW_RATING = Statement(insert(_RATINGS))
 
 Rating = tuple[float, float]
 
@@ -206,21 +207,18 @@ def _ratings(league_id: int, preset: str, players: list[int]) -> dict[int, Ratin
 def _set_ratings(league_id: int, preset: str, known: set[int], after: dict[int, Rating]) -> None:
     """Store the ratings after one more rated hand: the rows of those rated
     before (``known``) updated, the others' made."""
-    connection = session_connection()
     changed = [
         {"b_league_id": league_id, "b_preset": preset, "b_player_id": p, "b_mu": mu, "b_sigma": sigma}
         for p, (mu, sigma) in after.items()
         if p in known
     ]
-    if changed:
-        connection.execute(_SET_RATING, changed)
+    _SET_RATING.execute_many(changed)
     new = [
         {"league_id": league_id, "preset": preset, "player_id": p, "mu": mu, "sigma": sigma, "hands_rated": 1}
         for p, (mu, sigma) in after.items()
         if p not in known
     ]
-    if new:
-        connection.execute(_NEW_RATING, new)
+    _NEW_RATING.execute_many(new)
 
 
 def figures_of(game: Game) -> dict[PlayerId, Figures]:

@@ -2,7 +2,8 @@
 types and statements the models share.
 
 Every statement runs through SQLAlchemy's Core (``Connection.execute``, with
-its compiled cache), on the request's connection: a write request's own
+its compiled cache; a write's hot statements as SQL text compiled once, see
+:mod:`models.statement`), on the request's connection: a write request's own
 (:func:`hold_connection`), else the session's. SQLite's transaction mode and
 writers' queue are in :mod:`models.sqlite`; on PostgreSQL the game row is
 locked (``SELECT ... FOR UPDATE``) while a hand is recorded.
@@ -170,25 +171,6 @@ def session_connection() -> Connection:
     connection = session.connection()
     session.info[_CONNECTION] = (session.get_transaction(), connection)
     return connection
-
-
-class Statement:
-    """A Core statement built once (the engine caches its compiled form),
-    run on the request's connection (:func:`session_connection`), in its
-    transaction."""
-
-    __slots__ = ("statement",)
-
-    def __init__(self, statement: Executable) -> None:
-        self.statement = statement
-
-    def execute(self, params: dict[str, Any]) -> int:
-        """Run it; the number of rows it changed (an UPDATE's)."""
-        return int(session_connection().execute(self.statement, params).rowcount)
-
-    def one_or_none(self, params: dict[str, Any]) -> RowMapping | None:
-        """Run it (a SELECT); its one row by column key, or None."""
-        return session_connection().execute(self.statement, params).mappings().one_or_none()
 
 
 class SoloRead:

@@ -28,9 +28,10 @@ from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, bindparam,
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import Statement, UTCDateTime, db, now
+from models.database import UTCDateTime, db, now
 from models.game import Game
 from models.security import ApiKey
+from models.statement import Statement
 
 log = logging.getLogger(__name__)
 

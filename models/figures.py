@@ -16,10 +16,11 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, String, Update, bindparam, update
+from sqlalchemy import ForeignKey, Integer, String, bindparam, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import UTCDateTime, db, session_connection
+from models.database import UTCDateTime, db
+from models.statement import Statement
 from referee import HandRecord
 from referee.roles import PlayerId
 from referee.stats import Figures, game_figures
@@ -70,11 +71,11 @@ class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
 
 
 @cache
-def add_figures_statement(table_name: str) -> Update:
+def _add_figures_statement(table_name: str) -> Statement:
     """UPDATE table SET each figure = figure + :d_figure WHERE row is :pid (built once)."""
     table = db.metadata.tables[table_name]
     key = table.c.game_id if "game_id" in table.c else table.c.league_id
-    return (
+    return Statement(
         update(table)
         .where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
         .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS})
@@ -84,8 +85,7 @@ def add_figures_statement(table_name: str) -> Update:
 def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
     """Add each player's ``delta`` to his row of ``table_name`` (per game or
     per league), in one executemany on the write's connection."""
-    session_connection().execute(
-        add_figures_statement(table_name),
+    _add_figures_statement(table_name).execute_many(
         [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}} for p, f in delta.items()],
     )
 

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, bindparam, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import Statement, UTCDateTime, db, now
+from models.database import UTCDateTime, db, now
 from models.figures import FIGURE_FIELDS, GamePlayer, add_figures, kept_figures
+from models.statement import Statement
 from referee import GameState, HandRecord, Outcome, Role, Roles, Rules, Score, Side
 from referee.cutthroat import (
     CutthroatHand,
@@ -998,7 +999,7 @@ _UPDATE_GAME = Statement(
     .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
     .values(
         {
-            name: bindparam("new_" + name)
+            name: bindparam("new_" + name, type_=_GAMES.c[name].type)
             for name in ("scores", "roles", "winner", "hands_played", "out_of_turn", "version", "hands_version")
         }
     )
@@ -1010,7 +1011,7 @@ _UPDATE_TWO_PLAYER_GAME = Statement(
     .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("old_version"))
     .values(
         {
-            name: bindparam("new_" + name)
+            name: bindparam("new_" + name, type_=_GAMES.c[name].type)
             for name in (
                 "scores",
                 "roles",

@@ -17,8 +17,9 @@ from typing import Any, Literal, cast
 from sqlalchemy import JSON, ForeignKey, Integer, Select, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from models.database import Statement, UTCDateTime, db, insert_rows, now
+from models.database import UTCDateTime, db, insert_rows, now
 from models.game import Game, Hand, HandRow
+from models.statement import ONE, ZERO, Statement
 from referee import Roles
 from referee.cutthroat import CutthroatSeating
 from referee.two_player import Seating
@@ -71,7 +72,7 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
 
 _REVISIONS = HandRevision.__table__
 _NEXT = (
-    select(func.coalesce(func.max(_REVISIONS.c.revision), 0) + 1)
+    select(func.coalesce(func.max(_REVISIONS.c.revision), ZERO) + ONE)
     .where(_REVISIONS.c.game_id == bindparam("of_game"), _REVISIONS.c.number == bindparam("of_number"))
     .scalar_subquery()
 )

@@ -28,9 +28,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from models.database import Statement, UTCDateTime, db, now
+from models.database import UTCDateTime, db, now
 from models.game import Game, GameRow
 from models.league import League
+from models.statement import Statement
 from models.visibility import Audience, audience_of
 
 KEY_PREFIX = "grk_"

@@ -29,12 +29,14 @@ from models.database import (
     write_transaction,
 )
 from models.events import _INSERT as INSERT_EVENT
+from models.game import _INSERT_HAND as INSERT_HAND
 from models.game import Game, Hand, Player
 from models.ratings import MU, SIGMA, rate_hand
 from models.revisions import _INSERT as INSERT_REVISION
 from models.revisions import HandRevision
 from models.security import _LOCK_GAME_WITH_KEY, hash_key
 from models.sqlite import WRITER_WAIT
+from models.statement import runs_as_text
 from models.verify import verify_league
 from models.visibility import _READ_GAME_AUDIENCE
 from tests.test_api.conftest import Api, by_counts, seats
@@ -526,3 +528,82 @@ def test_a_league_games_start_adds_to_its_players_totals_without_reading_their_h
     assert sorted(r["games_played"] for r in rows) == [2, 2, 2]
     with app.app_context():
         assert verify_league(league["id"]) == []
+
+
+def test_a_statement_run_as_text_stores_what_the_core_stores_value_for_value(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    """A write statement run as text (models.statement) converts each value
+    as the Core does: the same hand inserted both ways, JSON, datetime,
+    None and the omitted column included, is stored alike, byte for byte."""
+    game = api.new_game(players, roles=seats(*players))
+    moment = datetime(2026, 3, 4, 5, 6, 7, 890123, tzinfo=timezone(timedelta(hours=9)))
+    row = {
+        "game_id": game["id"],
+        "mode": "cards",
+        "box": players[0],
+        "captain": players[1],
+        "sitter": None,
+        "knocker": "box",
+        "outcome": "knock",
+        "scorer": "box",
+        "points": 12,
+        "input": {"knocker": "box", "cards": ["AS", "10H"], "nested": {"x": [1, None, 2.5]}},
+        "ruling": {"é": "ünïcode", "n": None},
+        "scores_after": {str(players[0]): 12},
+        "seating_follows": True,
+        "knocker_deadwood": None,
+        "recorded_at": moment,
+        "corrected_at": None,
+    }
+    with app.app_context():
+        connection = session_connection()
+        assert runs_as_text(INSERT_HAND, connection, frozenset(row))
+        INSERT_HAND.execute({**row, "number": 101})
+        connection.execute(INSERT_HAND.statement, {**row, "number": 102})
+        columns = [c.name for c in Hand.__table__.columns if c.name not in ("id", "number")]
+        stored = connection.exec_driver_sql(
+            f"SELECT {', '.join(columns)} FROM hand WHERE game_id = {int(game['id'])} AND number IN (101, 102) "
+            "ORDER BY number"
+        ).all()
+        assert len(stored) == 2 and stored[0] == stored[1]
+        as_read = db.session.scalars(select(Hand).where(Hand.game_id == game["id"], Hand.number == 101)).one()
+        assert as_read.input == row["input"] and as_read.ruling == row["ruling"]
+        assert as_read.recorded_at == moment and as_read.recorded_at.tzinfo is not None
+        db.session.rollback()
+
+
+def test_a_league_hands_write_runs_its_every_insert_and_update_as_text(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    """A hand written to a league's game with a key: each of its nine INSERTs
+    and UPDATEs (hand, game, the game's and the league's figures, ratings,
+    league, revision, event, the key's record) is SQL text compiled once,
+    run without the Core's compiled form."""
+    response = api.post("/leagues", {"name": "Club", "members": players})
+    assert response.status_code == 201, response.get_json()
+    league = response.get_json()
+    game = api.new_game(players, roles=seats(*players), league_id=league["id"])
+    api.record(game["id"], by_counts("box", 3, 33))  # the ratings' rows made: the next hand updates them
+    seen: list[tuple[str, bool]] = []
+    with app.app_context():
+        engine = db.engine
+
+    def on_execute(conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
+        seen.append((statement.split(None, 1)[0].upper(), context.compiled is None))
+
+    event.listen(engine, "before_cursor_execute", on_execute)
+    api.client.auto = False  # type: ignore[attr-defined]
+    try:
+        headers = {
+            "Authorization": f"Bearer {league['key']}",
+            "If-Match": "*",
+            "Idempotency-Key": "club-night-hand-0002",
+        }
+        r = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts("captain", 4, 30), headers=headers)
+        assert r.status_code == 201, r.get_json()
+    finally:
+        api.client.auto = True  # type: ignore[attr-defined]
+        event.remove(engine, "before_cursor_execute", on_execute)
+    writes = [text for verb, text in seen if verb in ("INSERT", "UPDATE")]
+    assert len(writes) == 9 and all(writes), seen
