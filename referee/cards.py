@@ -102,6 +102,8 @@ def _make_deck() -> tuple[Card, ...]:
 
 
 DECK: tuple[Card, ...] = _make_deck()
+#: each card by its own name (``str(card)``), the spelling nearly every hand is sent in: found at once
+_BY_NAME: dict[str, Card] = {str(card): card for card in DECK}
 
 
 def parse_card(text: str) -> Card:
@@ -112,6 +114,9 @@ def parse_card(text: str) -> Card:
     >>> parse_card("TH"), parse_card("1c"), parse_card("♦️K".replace("♦️", "") + "♦️")
     (Card.parse('10H'), Card.parse('AC'), Card.parse('KD'))
     """
+    found = _BY_NAME.get(text) if type(text) is str else None
+    if found is not None:
+        return found
     if not isinstance(text, str):
         raise CardSyntaxError(text)
     body = text.strip()
