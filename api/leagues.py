@@ -1,17 +1,18 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, json, request
 from flask.views import MethodView
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError
 from sqlalchemy import func, select
 
 import services
 from api.body import MAX_ID, Blueprint
 from api.collector import collector_paused
-from api.docs import keyed_read, keyed_write, open_write
+from api.docs import F, keyed_read, keyed_write, open_write
 from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
 from api.judging import judge_league, refused
@@ -85,6 +86,20 @@ def _known_players(players: list[int], field: str) -> list[int]:
     return players
 
 
+def _league_query(path: str, query: Schema, answer: type[Schema]) -> Callable[[F], F]:
+    """A GET of one league at ``path`` (which names ``league_id``), reading
+    the query string as ``query`` and answering ``answer``; a private
+    league's needs one of its keys (api.docs.keyed_read)."""
+
+    def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
+        view = keyed_read(blp, scope="league")(view)
+        view = blp.response(200, answer)(view)
+        view = blp.arguments(query, location="query")(view)
+        return blp.route(path, methods=["GET"])(view)
+
+    return decorate
+
+
 @blp.route("")
 class Leagues(MethodView):
     @blp.arguments(LeagueInSchema())
@@ -146,10 +161,7 @@ def add_members(data: dict[str, Any], league_id: int) -> LeagueView:
     return league_view(league)
 
 
-@blp.route("/<id:league_id>/standings", methods=["GET"])
-@blp.arguments(StandingsArgsSchema(), location="query")
-@blp.response(200, StandingsSchema)
-@keyed_read(blp, scope="league")
+@_league_query("/<id:league_id>/standings", StandingsArgsSchema(), StandingsSchema)
 def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Standings: games, points, hands by role, gins, undercuts, streaks, ratings"""
     league = load_league(league_id)
@@ -158,10 +170,7 @@ def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"league_id": league_id, "sort": args["sort"], "order": args["order"], "preset": preset, "items": rows}
 
 
-@blp.route("/<id:league_id>/head-to-head", methods=["GET"])
-@blp.arguments(HeadToHeadArgsSchema(), location="query")
-@blp.response(200, HeadToHeadSchema)
-@keyed_read(blp, scope="league")
+@_league_query("/<id:league_id>/head-to-head", HeadToHeadArgsSchema(), HeadToHeadSchema)
 def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The standings figures of two players over the games they both played"""
     league = load_league(league_id)
@@ -176,10 +185,7 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"league_id": league_id, "preset": preset, "games": games, "items": rows}
 
 
-@blp.route("/<id:league_id>/games", methods=["GET"])
-@blp.arguments(HistoryArgsSchema(), location="query")
-@blp.response(200, GameHistorySchema)
-@keyed_read(blp, scope="league")
+@_league_query("/<id:league_id>/games", HistoryArgsSchema(), GameHistorySchema)
 def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The league's games, newest first (cursor-paginated)"""
     load_league(league_id)
