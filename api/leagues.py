@@ -197,15 +197,26 @@ def _attachment(name: str) -> dict[str, Any]:
     return {"Content-Disposition": {"description": f"attachment; filename={name}", "schema": {"type": "string"}}}
 
 
-@blp.route("/<id:league_id>/export", methods=["GET"])
-@blp.alt_response(
-    200,
-    schema={"type": "object"},
-    description="The whole league as JSON",
-    success=True,
-    headers=_attachment('"league-{league_id}.json"'),
+def _league_export(path: str, filename: str, description: str, **content: Any) -> Callable[[F], F]:
+    """A GET of one league at ``path`` (which names ``league_id``) that
+    answers a file to save as ``filename`` (``{league_id}`` in it is the
+    league's id), ``description`` and ``content`` (its ``schema``, its
+    ``content_type`` if not JSON) saying what it holds; a private league's
+    needs one of its keys (api.docs.keyed_read)."""
+
+    def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
+        view = keyed_read(blp, scope="league")(view)
+        view = blp.alt_response(
+            200, description=description, success=True, headers=_attachment(f'"{filename}"'), **content
+        )(view)
+        return blp.route(path, methods=["GET"])(view)
+
+    return decorate
+
+
+@_league_export(
+    "/<id:league_id>/export", "league-{league_id}.json", "The whole league as JSON", schema={"type": "object"}
 )
-@keyed_read(blp, scope="league")
 def export_league_json(league_id: int) -> Response:
     """Export the whole league as JSON (every game, hand, seating, card and ruling; every revision and dispute)"""
     doc = export_league(load_league(league_id))
@@ -216,16 +227,13 @@ def export_league_json(league_id: int) -> Response:
     )
 
 
-@blp.route("/<id:league_id>/export.csv", methods=["GET"])
-@blp.alt_response(
-    200,
+@_league_export(
+    "/<id:league_id>/export.csv",
+    "league-{league_id}.csv",
+    "One row per hand: roles, outcome, points, running scores",
     schema={"type": "string"},
     content_type="text/csv",
-    success=True,
-    description="One row per hand: roles, outcome, points, running scores",
-    headers=_attachment('"league-{league_id}.csv"'),
 )
-@keyed_read(blp, scope="league")
 def export_league_csv(league_id: int) -> Response:
     """Export the league's hands as CSV"""
     return Response(
