@@ -16,6 +16,7 @@ from api.docs import F, keyed_read, keyed_write, open_write
 from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
 from api.judging import judge_league, refused
+from api.routes import open_create
 from api.shapes import Imported, Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
 from models.security import KeyRow
@@ -102,9 +103,7 @@ def _league_query(path: str, query: Schema, answer: type[Schema]) -> Callable[[F
 
 @blp.route("")
 class Leagues(MethodView):
-    @blp.arguments(LeagueInSchema())
-    @blp.response(201, LeagueCreatedSchema)
-    @open_write(blp)
+    @open_create(blp, LeagueInSchema(), LeagueCreatedSchema)
     def post(self, data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
         """Create a league; returns its key, once: every write to the league needs it.
 
