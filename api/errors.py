@@ -44,12 +44,27 @@ SERVER_ERROR = TYPE_BASE + "server-error"
 log = logging.getLogger(__name__)
 
 
+#: the referee's evidence that a problem carries under the evidence's own
+#: name: ``handle_referee_error`` copies each of these an error has
+EVIDENCE_MEMBERS: dict[str, fields.Field] = {
+    "players": fields.List(fields.Raw(), metadata={"description": "R9: players who must cut again"}),
+    "hands": fields.List(fields.Integer(), metadata={"description": "R26: hands a correction would strand"}),
+    "deadwood": fields.Integer(metadata={"description": "R14: the deadwood count judged"}),
+    "limit": fields.Integer(metadata={"description": "R14: the knock limit"}),
+    "count": fields.Integer(metadata={"description": "R21: how many cards were given"}),
+    "meld": fields.Raw(metadata={"description": "The meld concerned"}),
+}
+#: the referee's evidence that a problem carries as the member ``offending``
+OFFENDING_EVIDENCE = ("card", "value", "text")
+
+
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with the members this API adds (and room for
     more: RFC 9457 allows extension members)."""
 
     class Meta:
         unknown = INCLUDE
+        include = EVIDENCE_MEMBERS  # after the members declared here
 
     type = fields.String(
         required=True,
@@ -66,17 +81,11 @@ class ProblemSchema(Schema):
     rule = fields.String(metadata={"description": "The rule broken (RULES.md), e.g. R14"})
     offending = fields.Raw(metadata={"description": "The offending value"})
     legal_arrangement = fields.Raw(metadata={"description": "R14: a legal arrangement, if any"})
-    hands = fields.List(fields.Integer(), metadata={"description": "R26: hands a correction would strand"})
     seating = fields.Dict(metadata={"description": "R11 (seating-moved): who sits where now (or played that hand)"})
     given = fields.Dict(metadata={"description": "seating-moved: the seating the hand named"})
     revision = fields.Integer(metadata={"description": "stale-dispute: the hand's revision disputed"})
     current_revision = fields.Integer(metadata={"description": "stale-dispute: the hand's revision now"})
     game = fields.Dict(metadata={"description": "412: the game as it is now"})
-    players = fields.List(fields.Raw(), metadata={"description": "R9: players who must cut again"})
-    deadwood = fields.Integer(metadata={"description": "R14: the deadwood count judged"})
-    limit = fields.Integer(metadata={"description": "R14: the knock limit"})
-    count = fields.Integer(metadata={"description": "R21: how many cards were given"})
-    meld = fields.Raw(metadata={"description": "The meld concerned"})
     explanation = Steps(
         metadata={
             "description": "R14, R15, R18, R23: why, step by step, as a ruling's explanation "
@@ -243,9 +252,9 @@ def handle_referee_error(error: RefereeError) -> Response:
     rule = error.rule if error.rule.startswith("R") else None
     if rule:
         members["rule"] = rule
-    for key in ("card", "value", "text", "players", "hands", "deadwood", "limit", "count", "meld"):
+    for key in (*OFFENDING_EVIDENCE, *EVIDENCE_MEMBERS):
         if key in error.evidence:
-            members["offending" if key in ("card", "value", "text") else key] = error.evidence[key]
+            members["offending" if key in OFFENDING_EVIDENCE else key] = error.evidence[key]
     if isinstance(error, IllegalKnockError):
         legal = error.evidence.get("legal_arrangement")
         members["legal_arrangement"] = None if legal is None else ARRANGEMENT.dump(legal)

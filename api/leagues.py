@@ -1,20 +1,22 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, json, request
 from flask.views import MethodView
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError
 from sqlalchemy import func, select
 
 import services
 from api.body import MAX_ID, Blueprint
 from api.collector import collector_paused
-from api.docs import keyed_read, keyed_write, open_write
+from api.docs import F, keyed_read, keyed_write, open_write
 from api.errors import MALFORMED_JSON, Problem, invalid, not_found
 from api.history import game_history
 from api.judging import judge_league, refused
+from api.routes import open_create
 from api.shapes import Imported, Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
 from models.security import KeyRow
@@ -85,11 +87,23 @@ def _known_players(players: list[int], field: str) -> list[int]:
     return players
 
 
+def _league_query(path: str, query: Schema, answer: type[Schema]) -> Callable[[F], F]:
+    """A GET of one league at ``path`` (which names ``league_id``), reading
+    the query string as ``query`` and answering ``answer``; a private
+    league's needs one of its keys (api.docs.keyed_read)."""
+
+    def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
+        view = keyed_read(blp, scope="league")(view)
+        view = blp.response(200, answer)(view)
+        view = blp.arguments(query, location="query")(view)
+        return blp.route(path, methods=["GET"])(view)
+
+    return decorate
+
+
 @blp.route("")
 class Leagues(MethodView):
-    @blp.arguments(LeagueInSchema())
-    @blp.response(201, LeagueCreatedSchema)
-    @open_write(blp)
+    @open_create(blp, LeagueInSchema(), LeagueCreatedSchema)
     def post(self, data: dict[str, Any]) -> tuple[WithKey, int, dict[str, str]]:
         """Create a league; returns its key, once: every write to the league needs it.
 
@@ -146,10 +160,7 @@ def add_members(data: dict[str, Any], league_id: int) -> LeagueView:
     return league_view(league)
 
 
-@blp.route("/<id:league_id>/standings", methods=["GET"])
-@blp.arguments(StandingsArgsSchema(), location="query")
-@blp.response(200, StandingsSchema)
-@keyed_read(blp, scope="league")
+@_league_query("/<id:league_id>/standings", StandingsArgsSchema(), StandingsSchema)
 def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """Standings: games, points, hands by role, gins, undercuts, streaks, ratings"""
     league = load_league(league_id)
@@ -158,10 +169,7 @@ def get_standings(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"league_id": league_id, "sort": args["sort"], "order": args["order"], "preset": preset, "items": rows}
 
 
-@blp.route("/<id:league_id>/head-to-head", methods=["GET"])
-@blp.arguments(HeadToHeadArgsSchema(), location="query")
-@blp.response(200, HeadToHeadSchema)
-@keyed_read(blp, scope="league")
+@_league_query("/<id:league_id>/head-to-head", HeadToHeadArgsSchema(), HeadToHeadSchema)
 def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The standings figures of two players over the games they both played"""
     league = load_league(league_id)
@@ -176,10 +184,7 @@ def get_head_to_head(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     return {"league_id": league_id, "preset": preset, "games": games, "items": rows}
 
 
-@blp.route("/<id:league_id>/games", methods=["GET"])
-@blp.arguments(HistoryArgsSchema(), location="query")
-@blp.response(200, GameHistorySchema)
-@keyed_read(blp, scope="league")
+@_league_query("/<id:league_id>/games", HistoryArgsSchema(), GameHistorySchema)
 def list_league_games(args: dict[str, Any], league_id: int) -> dict[str, Any]:
     """The league's games, newest first (cursor-paginated)"""
     load_league(league_id)
@@ -191,15 +196,26 @@ def _attachment(name: str) -> dict[str, Any]:
     return {"Content-Disposition": {"description": f"attachment; filename={name}", "schema": {"type": "string"}}}
 
 
-@blp.route("/<id:league_id>/export", methods=["GET"])
-@blp.alt_response(
-    200,
-    schema={"type": "object"},
-    description="The whole league as JSON",
-    success=True,
-    headers=_attachment('"league-{league_id}.json"'),
+def _league_export(path: str, filename: str, description: str, **content: Any) -> Callable[[F], F]:
+    """A GET of one league at ``path`` (which names ``league_id``) that
+    answers a file to save as ``filename`` (``{league_id}`` in it is the
+    league's id), ``description`` and ``content`` (its ``schema``, its
+    ``content_type`` if not JSON) saying what it holds; a private league's
+    needs one of its keys (api.docs.keyed_read)."""
+
+    def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
+        view = keyed_read(blp, scope="league")(view)
+        view = blp.alt_response(
+            200, description=description, success=True, headers=_attachment(f'"{filename}"'), **content
+        )(view)
+        return blp.route(path, methods=["GET"])(view)
+
+    return decorate
+
+
+@_league_export(
+    "/<id:league_id>/export", "league-{league_id}.json", "The whole league as JSON", schema={"type": "object"}
 )
-@keyed_read(blp, scope="league")
 def export_league_json(league_id: int) -> Response:
     """Export the whole league as JSON (every game, hand, seating, card and ruling; every revision and dispute)"""
     doc = export_league(load_league(league_id))
@@ -210,16 +226,13 @@ def export_league_json(league_id: int) -> Response:
     )
 
 
-@blp.route("/<id:league_id>/export.csv", methods=["GET"])
-@blp.alt_response(
-    200,
+@_league_export(
+    "/<id:league_id>/export.csv",
+    "league-{league_id}.csv",
+    "One row per hand: roles, outcome, points, running scores",
     schema={"type": "string"},
     content_type="text/csv",
-    success=True,
-    description="One row per hand: roles, outcome, points, running scores",
-    headers=_attachment('"league-{league_id}.csv"'),
 )
-@keyed_read(blp, scope="league")
 def export_league_csv(league_id: int) -> Response:
     """Export the league's hands as CSV"""
     return Response(

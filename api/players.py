@@ -7,9 +7,9 @@ from sqlalchemy import select
 
 import services
 from api.body import Blueprint
-from api.docs import open_write
 from api.errors import not_found
 from api.history import game_history
+from api.routes import open_create
 from api.shapes import Page, page_of
 from models import Player, db
 from schemas.games import GameHistorySchema, PageArgsSchema
@@ -21,9 +21,7 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Players
 
 @blp.route("")
 class Players(MethodView):
-    @blp.arguments(PlayerInSchema())
-    @blp.response(201, PlayerSchema)
-    @open_write(blp)
+    @open_create(blp, PlayerInSchema(), PlayerSchema)
     def post(self, data: dict[str, Any]) -> tuple[Player, int, dict[str, str]]:
         """Create a player"""
         player = services.create_player(data["name"])
