@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, true, update
+from sqlalchemy import and_, bindparam, func, insert, select, true, update
 
 from models.database import db, session_connection
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, add_figures
@@ -70,11 +70,6 @@ def _follows(rated: dict[str, Any] | None, game: GameView, number: int) -> bool:
 
 _LEAGUES = League.__table__
 _RATINGS = LeagueRating.__table__
-_BOOKS = Statement(
-    select(_LEAGUES.c.streaks_stale, _LEAGUES.c.ratings_stale, _LEAGUES.c.rated_through).where(
-        _LEAGUES.c.id == bindparam("league_id")
-    )
-)
 _MOVED_ON = {
     # a hand's write never clears a flag: one raised meanwhile by another game's write stays raised
     "history_version": func.coalesce(_LEAGUES.c.history_version, ZERO) + ONE,
@@ -90,10 +85,28 @@ _RATED_THROUGH = Statement(
 _RATINGS_STALE = Statement(
     update(_LEAGUES).where(_LEAGUES.c.id == bindparam("league_id")).values({**_MOVED_ON, "ratings_stale": true()})
 )
-_RATING_ROWS = select(_RATINGS.c.player_id, _RATINGS.c.mu, _RATINGS.c.sigma).where(
-    _RATINGS.c.league_id == bindparam("league_id"),
-    _RATINGS.c.preset == bindparam("preset"),
-    _RATINGS.c.player_id.in_(bindparam("players", expanding=True)),
+#: the league's flags, with the ratings under ``preset`` of those of ``players`` rated before (none: a
+#: row of flags alone), in one statement: the league's row joined to its players' rating rows
+_BOOKS = (
+    select(
+        _LEAGUES.c.streaks_stale,
+        _LEAGUES.c.ratings_stale,
+        _LEAGUES.c.rated_through,
+        _RATINGS.c.player_id,
+        _RATINGS.c.mu,
+        _RATINGS.c.sigma,
+    )
+    .select_from(
+        _LEAGUES.outerjoin(
+            _RATINGS,
+            and_(
+                _RATINGS.c.league_id == _LEAGUES.c.id,
+                _RATINGS.c.preset == bindparam("preset"),
+                _RATINGS.c.player_id.in_(bindparam("players", expanding=True)),
+            ),
+        )
+    )
+    .where(_LEAGUES.c.id == bindparam("league_id"))
 )
 _SET_RATING = Statement(
     update(_RATINGS)
@@ -129,9 +142,10 @@ def hand_added(
     is with it), which adds ``delta`` to its players' figures."""
     assert game.league_id is not None
     league_id = int(game.league_id)
-    books = _BOOKS.one_or_none({"league_id": league_id})
-    assert books is not None
-    streaks_stale, ratings_stale, rated_through = books["streaks_stale"], books["ratings_stale"], books["rated_through"]
+    preset, players = _rated(game, record)
+    rows = session_connection().execute(_BOOKS, {"league_id": league_id, "preset": preset, "players": players}).all()
+    assert rows  # the league's row, with its players' rating rows if any
+    streaks_stale, ratings_stale, rated_through = rows[0][:3]
     add_figures("league_player", league_id, delta)
     if game.winner is not None and not streaks_stale:
         streaks_stale = not _extend_streaks(league_id, game, game.winner)
@@ -139,13 +153,26 @@ def hand_added(
         streaks_stale = True  # R34: a match that ends even, won by none: the next read recounts
     moved = {"league_id": league_id, "b_streaks_stale": streaks_stale}
     if not ratings_stale and _follows(rated_through, game, number):
-        if isinstance(record, HandRecord):
-            _rate_one(league_id, record)
-        else:  # R36: a cutthroat hand rates its dealer against its non-dealer, as a two-player hand does
-            _rate_two_player(league_id, game.preset_rules.preset.value, record)
+        if players:
+            known = {row.player_id: (row.mu, row.sigma) for row in rows if row.player_id is not None}
+            _rate(league_id, preset, record, known)
         _RATED_THROUGH.execute({**moved, "b_rated_through": _position(game, number)})
     else:
         _RATINGS_STALE.execute(moved)
+
+
+def _rated(game: GameView, record: HandRecord | TwoPlayerHand | CutthroatHand) -> tuple[str, list[int]]:
+    """The preset a hand is rated under, and the players it rates: the box,
+    the captain and the sitter of a three-handed hand; the dealer and the
+    non-dealer of a two-player or cutthroat one (R36); none for a draw,
+    which does not rate."""
+    if isinstance(record, HandRecord):
+        r = record.roles
+        return THREE_HANDED, [] if won_by_box(record) is None else [int(r.box), int(r.captain), int(r.sitter)]
+    preset = game.preset_rules.preset.value
+    if record.winner is None:
+        return preset, []
+    return preset, [int(record.seating.dealer), int(record.seating.non_dealer)]
 
 
 def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
@@ -172,36 +199,26 @@ def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
     return True
 
 
-def _rate_one(league_id: int, record: HandRecord) -> None:
-    box_won = won_by_box(record)
-    if box_won is None:
-        return  # draws do not rate
-    r = record.roles
-    players = [int(r.box), int(r.captain), int(r.sitter)]
-    known = _ratings(league_id, THREE_HANDED, players)
-    box, captain, sitter = (known.get(p, (MU, SIGMA)) for p in players)
-    rated = rate_hand(box, captain, sitter, box_won)
-    _set_ratings(league_id, THREE_HANDED, set(known), dict(zip(players, rated, strict=True)))
-
-
-def _rate_two_player(league_id: int, preset: str, record: TwoPlayerHand | CutthroatHand) -> None:
-    """R27, R28: the two players' ratings under their game's preset, after one hand (draws do not rate)."""
-    winner = record.winner
-    if winner is None:
-        return
-    players = [int(record.seating.dealer), int(record.seating.non_dealer)]
-    known = _ratings(league_id, preset, players)
-    rated = rate_two_player_log(
-        [(players[0], players[1], winner is Seat.DEALER)], {p: [*known.get(p, (MU, SIGMA)), 0] for p in players}
-    )
-    _set_ratings(league_id, preset, set(known), {p: (rated[p][0], rated[p][1]) for p in players})
-
-
-def _ratings(league_id: int, preset: str, players: list[int]) -> dict[int, Rating]:
-    """The ratings under ``preset`` of those of ``players`` rated before (a
-    player's first rated hand starts from MU, SIGMA)."""
-    params = {"league_id": league_id, "preset": preset, "players": players}
-    return {row.player_id: (row.mu, row.sigma) for row in session_connection().execute(_RATING_ROWS, params)}
+def _rate(
+    league_id: int, preset: str, record: HandRecord | TwoPlayerHand | CutthroatHand, known: dict[int, Rating]
+) -> None:
+    """The ratings after one rated hand, from those of its players rated
+    before (``known``; a player's first rated hand starts from MU, SIGMA):
+    the box against the captain and the sitter; a two-player or cutthroat
+    hand's dealer against its non-dealer (R27, R28, R36)."""
+    if isinstance(record, HandRecord):
+        r = record.roles
+        players = [int(r.box), int(r.captain), int(r.sitter)]
+        box, captain, sitter = (known.get(p, (MU, SIGMA)) for p in players)
+        after = dict(zip(players, rate_hand(box, captain, sitter, bool(won_by_box(record))), strict=True))
+    else:
+        players = [int(record.seating.dealer), int(record.seating.non_dealer)]
+        rated = rate_two_player_log(
+            [(players[0], players[1], record.winner is Seat.DEALER)],
+            {p: [*known.get(p, (MU, SIGMA)), 0] for p in players},
+        )
+        after = {p: (rated[p][0], rated[p][1]) for p in players}
+    _set_ratings(league_id, preset, set(known), after)
 
 
 def _set_ratings(league_id: int, preset: str, known: set[int], after: dict[int, Rating]) -> None:

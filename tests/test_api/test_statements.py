@@ -476,17 +476,17 @@ def test_a_league_hands_write_leaves_raised_a_flag_another_write_raised_meanwhil
     leagues = League.__table__
     with app.app_context():
         version = db.session.scalar(select(leagues.c.history_version).where(leagues.c.id == league["id"]))
-    real_rate = books._rate_one
+    real_rate = books._rate
 
-    def rate_while_another_write_lands(league_id: int, record: Any) -> None:
+    def rate_while_another_write_lands(league_id: int, preset: str, record: Any, known: Any) -> None:
         session_connection().execute(
             update(leagues)
             .where(leagues.c.id == league_id)
             .values(ratings_stale=True, streaks_stale=True, history_version=leagues.c.history_version + 1)
         )
-        real_rate(league_id, record)
+        real_rate(league_id, preset, record, known)
 
-    monkeypatch.setattr(books, "_rate_one", rate_while_another_write_lands)
+    monkeypatch.setattr(books, "_rate", rate_while_another_write_lands)
     headers = {"Authorization": f"Bearer {league['key']}", "If-Match": "*"}
     api.client.auto = False  # type: ignore[attr-defined]
     try:
