@@ -17,7 +17,7 @@ rows want the Core's result processing, run through ``Connection.execute``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -32,8 +32,25 @@ from models.database import session_connection
 ZERO = literal_column("0", Integer)
 ONE = literal_column("1", Integer)
 
-#: how one statement runs as text: its SQL and, parameter by parameter, its name and value converter
-Plan = tuple[str, tuple[tuple[str, Callable[[Any], Any] | None], ...]]
+
+class Plan:
+    """How one statement runs as text: its SQL, the names of the parameters
+    it takes as they are, and those it takes converted, each with its converter."""
+
+    __slots__ = ("converted", "plain", "sql")
+
+    def __init__(self, sql: str, converters: Iterable[tuple[str, Callable[[Any], Any] | None]]) -> None:
+        self.sql = sql
+        self.plain = tuple(name for name, convert in converters if convert is None)
+        self.converted = tuple((name, convert) for name, convert in converters if convert is not None)
+
+    def values(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The driver's parameters for ``params``."""
+        values = {name: params[name] for name in self.plain}
+        for name, convert in self.converted:
+            values[name] = convert(params[name])
+        return values
+
 
 _named_dialects: WeakKeyDictionary[Dialect, Dialect] = WeakKeyDictionary()
 
@@ -60,7 +77,7 @@ class Statement:
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
-        self._plans: WeakKeyDictionary[Dialect, dict[frozenset[str], Plan | None]] = WeakKeyDictionary()
+        self._plans: WeakKeyDictionary[Dialect, dict[tuple[frozenset[str], bool], Plan | None]] = WeakKeyDictionary()
 
     def plan(self, dialect: Dialect, keys: frozenset[str], *, many: bool = False) -> Plan | None:
         """How it runs as text on ``dialect`` with parameters ``keys``, or
@@ -68,9 +85,10 @@ class Statement:
         plans = self._plans.get(dialect)
         if plans is None:
             plans = self._plans[dialect] = {}
-        if keys not in plans:
-            plans[keys] = self._compile(dialect, keys, many)
-        return plans[keys]
+        key = (keys, many)
+        if key not in plans:
+            plans[key] = self._compile(dialect, keys, many)
+        return plans[key]
 
     def _compile(self, dialect: Dialect, keys: frozenset[str], many: bool) -> Plan | None:
         statement = self.statement
@@ -95,7 +113,7 @@ class Statement:
         kinds.update((key, columns[key].type) for key in keys - kinds.keys() if key in columns)
         # as the Core compiles it for these parameters (column_keys: the columns they set)
         compiled = statement.compile(dialect=_named(dialect), column_keys=sorted(keys), for_executemany=many)
-        return str(compiled), tuple((name, kind.bind_processor(dialect)) for name, kind in kinds.items())
+        return Plan(str(compiled), [(name, kind.bind_processor(dialect)) for name, kind in kinds.items()])
 
     def execute(self, params: dict[str, Any]) -> int:
         """Run it; the number of rows it changed (an UPDATE's)."""
@@ -103,8 +121,7 @@ class Statement:
         plan = self.plan(connection.dialect, frozenset(params))
         if plan is None:
             return int(connection.execute(self.statement, params).rowcount)
-        sql, converters = plan
-        return int(connection.exec_driver_sql(sql, _values(converters, params)).rowcount)
+        return int(connection.exec_driver_sql(plan.sql, plan.values(params)).rowcount)
 
     def execute_many(self, rows: Sequence[dict[str, Any]]) -> None:
         """Run it once per row of ``rows`` (of the same keys), in one executemany."""
@@ -115,16 +132,11 @@ class Statement:
         if plan is None:
             connection.execute(self.statement, list(rows))
             return
-        sql, converters = plan
-        connection.exec_driver_sql(sql, [_values(converters, row) for row in rows])
+        connection.exec_driver_sql(plan.sql, [plan.values(row) for row in rows])
 
     def one_or_none(self, params: dict[str, Any]) -> RowMapping | None:
         """Run it (a SELECT, by the Core); its one row by column key, or None."""
         return session_connection().execute(self.statement, params).mappings().one_or_none()
-
-
-def _values(converters: tuple[tuple[str, Callable[[Any], Any] | None], ...], params: dict[str, Any]) -> dict[str, Any]:
-    return {name: params[name] if convert is None else convert(params[name]) for name, convert in converters}
 
 
 def runs_as_text(statement: Statement, connection: Connection, keys: frozenset[str]) -> bool:
