@@ -112,11 +112,12 @@ class WriteLimits:
                 if first:
                     log.warning("rate-limit store failed (%s); limits kept in memory meanwhile", err)
             else:
-                with self._store_state:
-                    back = self.store_failed_at is not None
-                    self.store_failed_at = None
-                if back:
-                    log.warning("rate-limit store answers again")
+                if self.store_failed_at is not None:  # the store was given up: it answers again
+                    with self._store_state:
+                        back = self.store_failed_at is not None
+                        self.store_failed_at = None
+                    if back:
+                        log.warning("rate-limit store answers again")
                 return allowed, self.limiter
         return self.fallback.hit(item, self.prefix, key), self.fallback
 
@@ -144,8 +145,10 @@ def count_write(credential: str | None, *, bulk: bool = False) -> None:
     limits: WriteLimits = current_app.extensions["write_limits"]
     if not limits.enabled:
         return
-    req = request
-    address = "addr:" + (req.remote_addr or "unknown")
+    if credential is not None and not bulk:
+        limits.check(credential, limits.items)
+        return
+    address = "addr:" + (request.remote_addr or "unknown")
     limits.check(credential or address, limits.items)
     if bulk:
         limits.check("import:" + address, limits.import_items)
