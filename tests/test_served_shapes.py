@@ -147,6 +147,14 @@ def test_the_served_spec_still_lacks_two_things_the_steps_say() -> None:
     assert "other" not in SCHEMAS["StepParams"]["properties"]
 
 
+@pytest.mark.parametrize("schema", [GameSchema, GameCreatedSchema])
+def test_a_shape_is_built_whole(schema: type[Any]) -> None:
+    """One dumper, one shape: no dump of some members only."""
+    for limited in ({"only": ("id",)}, {"exclude": ("id",)}):
+        with pytest.raises(ValueError, match="built whole"):
+            schema(**limited)
+
+
 # --- games and hands (models.game rows and objects) ---
 
 ID = st.integers(1, 2**31 - 1)
