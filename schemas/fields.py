@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -178,19 +177,6 @@ class BuiltSchema(Schema):
         if self.many if many is None else many:
             return [self.build(each) for each in obj]
         return self.build(obj)
-
-
-def dumps_one_whole(schema: Schema, cls: type[Schema], obj: Any, many: bool | None) -> bool:
-    """Whether ``schema.dump(obj, many=many)`` dumps one object (not a
-    mapping) by ``cls`` itself, every field: what a schema's own dict builder
-    stands for; anything else goes through the fields."""
-    return (
-        type(schema) is cls
-        and not (schema.many if many is None else many)
-        and schema.only is None
-        and not schema.exclude
-        and not isinstance(obj, Mapping)
-    )
 
 
 def dump_int(value: Any) -> int | None:
