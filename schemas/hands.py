@@ -25,7 +25,7 @@ from schemas.fields import (
     id_field,
 )
 from schemas.pages import PageSchema
-from schemas.rulings import Dumped, RulingSchema, explained
+from schemas.rulings import Dumped, RulingSchema, served_ruling
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
 
@@ -580,7 +580,7 @@ def hand_dict(shown: Any) -> dict[str, Any]:
         "knocker": dump_text(hand.knocker),
         "seating": seats_dict(hand.seats) if game.two_player else seating_dict(hand.seating),
         "seating_follows": dump_bool(hand.seating_follows),
-        "ruling": dict(hand.ruling) if "explanation" in hand.ruling else explained(hand.ruling, game.rule_options),
+        "ruling": served_ruling(hand.ruling, lambda: game.rule_options),
         "input": None if given is None else dict(given),
         "discard": dump_text(shown.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},

@@ -43,7 +43,14 @@ from referee import (
 )
 from schemas.games import GameCreatedSchema, GameHistorySchema, GameListSchema, GameSchema
 from schemas.hands import DefenderHandSchema, HandListSchema, HandSchema, KnockerHandSchema
-from schemas.rulings import StepSchema, count_ruling_dict, draw_ruling_dict, explained, ruling_dict
+from schemas.rulings import (
+    RulingSchema,
+    StepSchema,
+    count_ruling_dict,
+    draw_ruling_dict,
+    ruling_dict,
+    served_ruling,
+)
 from tests.test_api.autoclient import AutoClient
 from tests.test_api.conftest import Api
 from tests.test_api.test_presets_golden import hand_body
@@ -147,7 +154,9 @@ def test_the_served_spec_still_lacks_two_things_the_steps_say() -> None:
     assert "other" not in SCHEMAS["StepParams"]["properties"]
 
 
-@pytest.mark.parametrize("schema", [GameSchema, GameCreatedSchema, HandSchema, KnockerHandSchema, DefenderHandSchema])
+@pytest.mark.parametrize(
+    "schema", [GameSchema, GameCreatedSchema, HandSchema, KnockerHandSchema, DefenderHandSchema, RulingSchema]
+)
 def test_a_shape_is_built_whole(schema: type[Any]) -> None:
     """One dumper, one shape: no dump of some members only."""
     some = (next(iter(schema().fields)),)
@@ -304,7 +313,12 @@ def _served_ruling(stored: dict[str, Any], rules: Rules) -> None:
     """A ruling as stored has every member a ruling has, its explanation
     aside (rebuilt each time it is served); as served, it has that too."""
     assert set(stored) == members("Ruling") - {"explanation"}
-    served_as_documented("Ruling", explained(stored, rules))
+    served_as_documented("Ruling", RulingSchema().dump(served_ruling(stored, lambda: rules)))
+
+
+def test_a_ruling_is_served_explained() -> None:
+    with pytest.raises(ValueError, match="explained"):
+        RulingSchema().dump(draw_ruling_dict())
 
 
 def _declared(hand: dict[str, Any]) -> dict[str, Any]:
