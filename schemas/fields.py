@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -155,20 +154,29 @@ class UTCDateTime(fields.AwareDateTime):
             ) from None
 
 
-# --- what the plain fields dump, for the schemas that build their dicts directly ---
+# --- the shapes whose JSON one function builds, and what those functions share ---
 
 
-def dumps_one_whole(schema: Schema, cls: type[Schema], obj: Any, many: bool | None) -> bool:
-    """Whether ``schema.dump(obj, many=many)`` dumps one object (not a
-    mapping) by ``cls`` itself, every field: what a schema's own dict builder
-    stands for; anything else goes through the fields."""
-    return (
-        type(schema) is cls
-        and not (schema.many if many is None else many)
-        and schema.only is None
-        and not schema.exclude
-        and not isinstance(obj, Mapping)
-    )
+class BuiltSchema(Schema):
+    """A shape whose JSON one function builds (:meth:`build`): for one
+    object, for many, and for each one nested in another schema alike. Its
+    fields describe the shape (the spec is made from them) and are never
+    dumped; it is built whole, so it takes no ``only`` nor ``exclude``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if self.only is not None or self.exclude:
+            raise ValueError(f"{type(self).__name__} is built whole: it takes no only nor exclude")
+
+    def build(self, obj: Any) -> Any:
+        """One object's JSON."""
+        raise NotImplementedError
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        """As ``Schema.dump``: :meth:`build` of the object, or of each one."""
+        if self.many if many is None else many:
+            return [self.build(each) for each in obj]
+        return self.build(obj)
 
 
 def dump_int(value: Any) -> int | None:

@@ -2,16 +2,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_dump, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from referee.presets import PresetRules
 from schemas.fields import (
     STATUSES,
+    BuiltSchema,
     UTCDateTime,
     dump_datetime,
     dump_int,
     dump_text,
-    dumps_one_whole,
     id_field,
     visibility_field,
 )
@@ -252,7 +252,11 @@ class MovedHandSchema(Schema):
     corrected = fields.Boolean(required=True, metadata={"description": "The corrected hand itself, or one it moved"})
 
 
-class GameSchema(Schema):
+class GameSchema(BuiltSchema):
+    """A game, built by :func:`game_dict`: a two-player game's boxes and
+    result (R29, R31) and a Hollywood match's columns, match and moved (R34)
+    are shown for those games only."""
+
     id = fields.Integer(required=True)
     status = fields.String(required=True, metadata={"enum": list(STATUSES)})
     players = fields.List(fields.Integer(), required=True)
@@ -270,7 +274,7 @@ class GameSchema(Schema):
             "null once finished"
         },
     )
-    first_roles = SeatsOut(required=True, attribute="first_seats")
+    first_roles = SeatsOut(required=True)
     boxes = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
@@ -279,7 +283,6 @@ class GameSchema(Schema):
     result = fields.Nested(
         GameResultSchema,
         allow_none=True,
-        attribute="game_result",
         metadata={
             "description": "R31: the result once the game is won; null before (a two-player game only; "
             "a Hollywood match's is `match`)"
@@ -287,18 +290,15 @@ class GameSchema(Schema):
     )
     columns = fields.List(
         fields.Nested(ColumnSchema),
-        attribute="match_columns",
         metadata={"description": "R34: a Hollywood match's three columns (a Hollywood match only)"},
     )
     match = fields.Nested(
         MatchResultSchema,
         allow_none=True,
-        attribute="match_result",
         metadata={"description": "R34: the match's result once its three columns are won (a Hollywood match only)"},
     )
     moved = fields.List(
         fields.Nested(MovedHandSchema),
-        attribute="moved",
         metadata={
             "description": "R26, R34: the hands the last correction entered in other columns (a Hollywood match only)"
         },
@@ -323,26 +323,8 @@ class GameSchema(Schema):
     played_at = fields.DateTime(required=True)
     created_at = fields.DateTime(required=True)
 
-    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
-        """As ``Schema.dump``. One game (a ``Game`` or a ``GameRow``, not a
-        mapping) dumped by this very schema, whole, is built by
-        :func:`game_dict`: most of a game's read went into the fields' work."""
-        if dumps_one_whole(self, GameSchema, obj, many):
-            return game_dict(obj)
-        return super().dump(obj, many=many)
-
-    @post_dump
-    def _two_player_only(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        """A three-handed game shows no boxes and no result, as before presets
-        (its rules name no preset)."""
-        rules = data.get("rules")
-        if not (isinstance(rules, dict) and "preset" in rules):
-            data.pop("boxes", None)
-            data.pop("result", None)
-        if not (isinstance(rules, dict) and rules.get("preset") == "hollywood"):
-            for name in _HOLLYWOOD_ONLY:
-                data.pop(name, None)
-        return data
+    def build(self, game: Any) -> dict[str, Any]:
+        return game_dict(game)
 
 
 _RULE_NAMES = tuple(RulesSchema().fields)
@@ -350,8 +332,9 @@ _HOLLYWOOD_ONLY = ("columns", "match", "moved")
 
 
 def game_dict(game: Any) -> dict[str, Any]:
-    """A game as :class:`GameSchema`'s fields dump it, member for member and
-    in the same order (a property test holds the two equal)."""
+    """A game's JSON (a ``Game`` or a ``GameRow``), as :class:`GameSchema`
+    describes it: a three-handed game's members, as before presets, or a
+    two-player game's."""
     if game.two_player:
         return _two_player_game_dict(game)
     rules, roles, first, cut, scores = game.rules, game.roles, game.first_roles, game.cut, game.scores
@@ -376,7 +359,7 @@ def game_dict(game: Any) -> dict[str, Any]:
 
 
 def _two_player_game_dict(game: Any) -> dict[str, Any]:
-    """A two-player game (R27-R31) as :class:`GameSchema`'s fields dump it."""
+    """A two-player game's JSON (R27-R31), a Hollywood match's columns (R34) among it."""
     cut, result = game.cut, game.game_result
     shown = {
         "id": dump_int(game.id),
@@ -419,7 +402,15 @@ class GameHistorySchema(Schema):
 
 
 class GameCreatedSchema(GameSchema):
+    """A game just started, and its own key if it has one (outside a league)."""
+
     key = fields.String(metadata={"description": "For a game outside a league: its key, shown only now"})
+
+    def build(self, game: Any) -> dict[str, Any]:
+        shown = game_dict(game)
+        if hasattr(game, "key"):  # an api.shapes.WithKey
+            shown["key"] = dump_text(game.key)
+        return shown
 
 
 class KeySchema(Schema):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from referee import Card, CardSyntaxError, parse_card
 from schemas.fields import (
@@ -14,6 +14,7 @@ from schemas.fields import (
     REVISION_ACTIONS,
     SEATS,
     STATUSES,
+    BuiltSchema,
     CardField,
     CardList,
     Text,
@@ -21,11 +22,10 @@ from schemas.fields import (
     dump_datetime,
     dump_int,
     dump_text,
-    dumps_one_whole,
     id_field,
 )
 from schemas.pages import PageSchema
-from schemas.rulings import Dumped, RulingSchema, explained
+from schemas.rulings import Dumped, RulingSchema, served_ruling
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
 
@@ -94,7 +94,10 @@ class LayoffInSchema(Schema):
     )
 
 
-class KnockerHandSchema(Schema):
+class KnockerHandSchema(BuiltSchema):
+    """The knocker's hand by cards: loaded from any spelling of R3, built
+    canonical by :func:`knocker_hand_dict`."""
+
     cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", KNOCK_10["knocker"][0], required=True)
     melds = declared_melds(KNOCK_10["knocker"][1], metadata={"description": "Declared melds, " + _DECLARED})
     discard = card_field(
@@ -103,8 +106,14 @@ class KnockerHandSchema(Schema):
         metadata={"description": "The discard; kept with the hand, no effect on the ruling", "example": "QS"},
     )
 
+    def build(self, hand: dict[str, Any]) -> dict[str, Any]:
+        return knocker_hand_dict(hand)
 
-class DefenderHandSchema(Schema):
+
+class DefenderHandSchema(BuiltSchema):
+    """The defender's hand by cards: loaded from any spelling of R3, built
+    canonical by :func:`defender_hand_dict`."""
+
     cards = hand_cards(10, 10, "The defender's 10 cards (R21)", KNOCK_10["defender"][0], required=True)
     melds = declared_melds(KNOCK_10["defender"][1], metadata={"description": "Declared melds, " + _DECLARED})
     layoffs = fields.List(
@@ -115,11 +124,13 @@ class DefenderHandSchema(Schema):
         metadata={"description": "Declared layoffs in the order played, " + _DECLARED, "example": []},
     )
 
+    def build(self, hand: dict[str, Any]) -> dict[str, Any]:
+        return defender_hand_dict(hand)
+
 
 def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
-    """A loaded knocker's hand as :class:`KnockerHandSchema` dumps it:
-    canonical cards (R3). Built directly, as every hand by cards needs it (a
-    property test holds the two equal)."""
+    """A loaded knocker's hand as kept in a hand's input and served:
+    canonical cards (R3), the members it was given."""
     out = _cards_and_melds_dict(hand)
     if "discard" in hand:
         out["discard"] = None if hand["discard"] is None else str(hand["discard"])
@@ -127,7 +138,7 @@ def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
 
 
 def defender_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
-    """A loaded defender's hand as :class:`DefenderHandSchema` dumps it."""
+    """A loaded defender's hand as kept in a hand's input and served."""
     out = _cards_and_melds_dict(hand)
     if "layoffs" in hand:
         layoffs = hand["layoffs"]
@@ -516,14 +527,15 @@ def _scores_field(description: str, **kwargs: Any) -> fields.Dict:
     )
 
 
-class HandSchema(Schema):
+class HandSchema(BuiltSchema):
+    """A hand in its game, built by :func:`hand_dict`: a Hollywood match's
+    hand shows the columns it was entered in (R34), no other does."""
+
     number = fields.Integer(required=True)
     mode = fields.String(required=True, metadata={"enum": list(MODES)})
     knocker = fields.String(required=True, allow_none=True, metadata={"enum": [*KNOCKERS, *SEATS, None]})
     seating = SeatsOut(
-        required=True,
-        attribute="seats",
-        metadata={"description": "The players in each role as the hand was played (R26, R28)"},
+        required=True, metadata={"description": "The players in each role as the hand was played (R26, R28)"}
     )
     seating_follows = fields.Boolean(
         required=True,
@@ -532,12 +544,10 @@ class HandSchema(Schema):
             "follows by R11 (the hand stands as played, R26)"
         },
     )
-    ruling = Dumped(RulingSchema, required=True, rules=lambda hand: hand.game.rule_options)
+    ruling = fields.Nested(RulingSchema, required=True)
     input = fields.Dict(required=True, metadata={"description": "The hand as recorded, canonical cards"})
     discard = fields.String(required=True, allow_none=True)
-    scores = _scores_field(
-        "Running scores after this hand (a Hollywood match's: summed over its columns)", attribute="scores_after"
-    )
+    scores = _scores_field("Running scores after this hand (a Hollywood match's: summed over its columns)")
     columns = fields.List(
         fields.Integer(),
         metadata={"description": "R34: the columns this hand was entered in (a Hollywood match's hands only)"},
@@ -552,29 +562,15 @@ class HandSchema(Schema):
     recorded_at = fields.DateTime(required=True)
     corrected_at = fields.DateTime(required=True, allow_none=True)
 
-    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
-        """As ``Schema.dump``. One hand (an ``api.shapes.HandInGame``) dumped
-        whole by this very schema is built by :func:`hand_dict`: a hand's
-        write answers with it, and the fields' work was a tenth of the write."""
-        hand = getattr(obj, "hand", None)  # an api.shapes.HandInGame's
-        if dumps_one_whole(self, HandSchema, obj, many) and isinstance(getattr(hand, "ruling", None), dict):
-            return hand_dict(obj)  # a stored ruling, as Dumped explains it
-        return super().dump(obj, many=many)
-
-    @post_dump
-    def _hollywood_only(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        """Only a Hollywood match's hand is entered in columns (R34)."""
-        if data.get("columns") is None:
-            data.pop("columns", None)
-        return data
+    def build(self, shown: Any) -> dict[str, Any]:
+        return hand_dict(shown)
 
 
 def hand_dict(shown: Any) -> dict[str, Any]:
-    """A hand as :class:`HandSchema`'s fields dump it, member for member and
-    in the same order, its stored ruling explained (a property test holds
-    the two equal). ``shown``: an ``api.shapes.HandInGame``, whose hand and
-    game are read directly (through it, each of a hand's attributes was
-    looked up twice, failing first)."""
+    """A hand's JSON, as :class:`HandSchema` describes it, its stored ruling
+    explained. ``shown``: an ``api.shapes.HandInGame``, whose hand and game
+    are read directly (through it, each of a hand's attributes was looked up
+    twice, failing first)."""
     hand, game = shown.hand, shown.game
     scores, given = hand.scores_after, hand.input
     columns = getattr(hand, "columns", None)  # R34: a Hollywood match's hand only
@@ -584,7 +580,7 @@ def hand_dict(shown: Any) -> dict[str, Any]:
         "knocker": dump_text(hand.knocker),
         "seating": seats_dict(hand.seats) if game.two_player else seating_dict(hand.seating),
         "seating_follows": dump_bool(hand.seating_follows),
-        "ruling": dict(hand.ruling) if "explanation" in hand.ruling else explained(hand.ruling, game.rule_options),
+        "ruling": served_ruling(hand.ruling, lambda: game.rule_options),
         "input": None if given is None else dict(given),
         "discard": dump_text(shown.discard),
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},

@@ -1,13 +1,15 @@
-"""Rulings as JSON, described once: these schemas dump the referee's own
-value types (cards, melds, arrangements, plays, rulings, verdicts), and a
-hand's stored ruling is that dump.
+"""Rulings as JSON, described once: :class:`RulingSchema` describes a
+ruling as served; :func:`ruling_dict`, :func:`count_ruling_dict` and
+:func:`draw_ruling_dict` build it from the referee's own value types, as it
+is stored with its hand, and :func:`served_ruling` serves a stored one. A
+knock's verdict is dumped by its schema (:class:`KnockVerdictSchema`).
 
 Every ruling served carries its ``explanation`` (the referee's steps,
-:mod:`referee.steps`). It is not stored: it is rebuilt from the stored ruling
-and the game's rules each time the ruling is served (:func:`explained`), so
-every hand ever recorded is explained, by the same words, without a
-migration; and an export keeps the stored ruling exactly, as its import
-compares it."""
+:mod:`referee.steps`). A three-handed hand's is not stored: it is rebuilt
+from the stored ruling and the game's rules each time the ruling is served
+(:func:`explained`), so every hand ever recorded is explained, by the same
+words, without a migration; and an export keeps the stored ruling exactly,
+as its import compares it."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ from referee import (
     explain_spreads,
 )
 from referee.steps import SHEET_STEPS, SheetCode
+from schemas.fields import BuiltSchema
 
 
 class CardText(fields.String):
@@ -55,30 +58,18 @@ class MeldCards(fields.List):
         return super()._serialize(getattr(value, "cards", value), attr, obj, **kwargs)
 
 
-class EnumValue(fields.Enum):
-    """An enum's value on output; a value that is already plain (from a stored
-    dump) is served as it is."""
-
-    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
-        return value if value is None or type(value) is str else super()._serialize(value, attr, obj, **kwargs)
-
-
 class Dumped(fields.Nested):
-    """A nested ruling: dumped from the referee's value types once, when the
-    hand is judged, and stored as that dump; a stored dump is served as it is,
-    with its explanation rebuilt by the rules ``rules(obj)`` gives (the
-    object dumped: a hand, whose game has the rules)."""
+    """A nested ruling as stored (built from the referee's value types once,
+    when the hand was judged), served by :func:`served_ruling` under the
+    rules ``rules(obj)`` gives (the object dumped: a hand's revision or a
+    dispute, whose game has the rules)."""
 
     def __init__(self, nested: Any, *, rules: Callable[[Any], Rules], **kwargs: Any) -> None:
         super().__init__(nested, **kwargs)
         self.rules = rules
 
     def _serialize(self, nested_obj: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        if isinstance(nested_obj, dict):
-            if "explanation" in nested_obj:  # a preset's ruling keeps its explanation (R27)
-                return dict(nested_obj)
-            return explained(nested_obj, self.rules(obj))
-        return super()._serialize(nested_obj, attr, obj, **kwargs)
+        return served_ruling(nested_obj, lambda: self.rules(obj))
 
 
 def _omit_none(data: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -110,15 +101,7 @@ class LayoffSchema(Schema):
     meld = fields.Integer(required=True, metadata={"description": "Index into the knocker's melds"})
 
 
-class _SideRulingSchema(Schema):
-    """A side's ruling: its ``better`` play only when it has one."""
-
-    @post_dump
-    def _optional(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        return _omit_none(data, "better")
-
-
-class KnockerRulingSchema(_SideRulingSchema):
+class KnockerRulingSchema(Schema):
     melds = _melds(required=True, allow_none=True)
     deadwood = _cards(required=True, allow_none=True)
     deadwood_count = fields.Integer(required=True)
@@ -135,7 +118,7 @@ class DefenderBetterSchema(Schema):
     deadwood_count = fields.Integer(required=True)
 
 
-class DefenderRulingSchema(_SideRulingSchema):
+class DefenderRulingSchema(Schema):
     melds = _melds(required=True, allow_none=True)
     layoffs = fields.List(
         fields.Nested(LayoffSchema), required=True, allow_none=True, metadata={"description": "In the order played"}
@@ -213,7 +196,7 @@ def _codes_description() -> str:
 
 class StepSchema(Schema):
     rule = fields.String(required=True, metadata={"description": "The rule applied (RULES.md)", "example": "R14"})
-    code = EnumValue(
+    code = fields.Enum(
         Code,
         by_value=True,
         required=True,
@@ -254,9 +237,13 @@ def _explanation(**kw: Any) -> Steps:
     return Steps(metadata={"description": "How the referee came to it: the steps in order, each citing its rule"}, **kw)
 
 
-class RulingSchema(Schema):
-    outcome = EnumValue(Outcome, by_value=True, required=True, metadata={"type": "string"})
-    scorer = EnumValue(
+class RulingSchema(BuiltSchema):
+    """A ruling as served, explained: made by :func:`served_ruling` from the
+    stored one (or, without a game, by the referee's endpoint), and given as
+    it is. A side's ``better`` play is there only when it has one (R22)."""
+
+    outcome = fields.Enum(Outcome, by_value=True, required=True, metadata={"type": "string"})
+    scorer = fields.Enum(
         Side,
         by_value=True,
         required=True,
@@ -280,6 +267,11 @@ class RulingSchema(Schema):
     )
     explanation = _explanation(required=True)
 
+    def build(self, ruling: Mapping[str, Any]) -> dict[str, Any]:
+        if "explanation" not in ruling:
+            raise ValueError("a ruling is served explained (served_ruling)")
+        return dict(ruling)
+
 
 class KnockVerdictSchema(Schema):
     valid = fields.Boolean(required=True)
@@ -301,15 +293,14 @@ class KnockVerdictSchema(Schema):
         return _omit_none(data, "better")
 
 
-RULING = RulingSchema(exclude=("explanation",))  # as stored: the explanation is rebuilt when served
 ARRANGEMENT = ArrangementSchema()
 
 
 def ruling_dict(ruling: Ruling) -> dict[str, Any]:
-    """The JSON of a ruling as stored with its hand and served: what
-    ``RULING`` (:class:`RulingSchema`, which describes it) dumps, built
-    straight from the referee's types, as every hand's write and every hand
-    of an import needs it (a property test holds the two equal)."""
+    """The JSON of a ruling as stored with its hand, built straight from the
+    referee's types, as every hand's write and every hand of an import needs
+    it: a ruling as :class:`RulingSchema` describes it, but its explanation
+    (:func:`served_ruling` adds it)."""
     knocker, defender = ruling.knocker, ruling.defender
     knocker_out: dict[str, Any] = {
         "melds": _melds_out(knocker.melds),
@@ -352,8 +343,7 @@ def _defender_out(play: Any) -> dict[str, Any]:
 
 
 def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> dict[str, Any]:
-    """R25: the ruling of a hand entered by counts (no cards, no spreads), as
-    ``RULING`` dumps it (a test holds the two equal)."""
+    """R25: the ruling of a hand entered by counts (no cards, no spreads), as stored."""
     return {
         "outcome": score.outcome.value,
         "scorer": None if score.scorer is None else score.scorer.value,
@@ -364,11 +354,8 @@ def count_ruling_dict(score: Score, knocker_count: int, defender_count: int) -> 
 
 
 def draw_ruling_dict() -> dict[str, Any]:
-    """R12: a draw scores nobody; as ``RULING`` dumps :data:`DRAW_RULING`."""
+    """R12: a draw scores nobody; its ruling as stored."""
     return {"outcome": Outcome.DRAW.value, "scorer": None, "points": 0, "knocker": None, "defender": None}
-
-
-DRAW_RULING = {"outcome": Outcome.DRAW, "scorer": None, "points": 0, "knocker": None, "defender": None}
 
 
 # --- a stored ruling explained ---
@@ -410,3 +397,10 @@ def ruling_steps(stored: Mapping[str, Any], rules: Rules) -> tuple[Step, ...]:
 def explained(stored: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """A stored ruling as served: the same members, and its explanation."""
     return {**stored, "explanation": step_dicts(ruling_steps(stored, rules))}
+
+
+def served_ruling(stored: Mapping[str, Any], rules: Callable[[], Rules]) -> dict[str, Any]:
+    """A stored ruling as served: a preset's as stored, with the explanation
+    it keeps (R27); any other explained by the rules ``rules()`` gives (the
+    game's, asked for only then: a preset game's rules are no ``Rules``)."""
+    return dict(stored) if "explanation" in stored else explained(stored, rules())

@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from api.shapes import HandInGame
 from models import Game, League, db
 from models.verify import verify_books, verify_league
-from schemas.games import GameSchema, game_dict
-from schemas.hands import HandSchema, hand_dict
+from schemas.games import GameSchema
+from schemas.hands import HandSchema
 from tests.reference_matches import CutthroatGame, cutthroat_cut
 from tests.test_api.conftest import RULES_TYPE, UNDERCUT_20, Api, by_cards, problem
 from tests.test_api.test_presets_golden import hand_body
+from tests.test_served_shapes import served_as_documented
 
 GAMES = [
     m
@@ -289,7 +290,7 @@ def test_r36_a_game_in_a_league_counts_its_hands_sat_out_and_rates_dealer_agains
         assert verify_league(league["id"]) == []
 
 
-def test_r36_a_finished_game_and_its_hands_dump_by_the_fields_as_by_the_whole_dumps(app: Flask, api: Api) -> None:
+def test_r36_a_finished_game_and_its_hands_dump_many_at_once_as_documented(app: Flask, api: Api) -> None:
     game = next(g for g in GAMES if g["name"] == "r36_two_players_shut_out_under_shutout_double")
     ids = {name: api.player(name) for name in game["players"]}
     gid = _ok(api.post("/games", body_of(game, ids)), 201)["id"]
@@ -298,10 +299,11 @@ def test_r36_a_finished_game_and_its_hands_dump_by_the_fields_as_by_the_whole_du
     with app.app_context():
         stored = db.session.get(Game, gid)
         assert stored is not None
-        assert GameSchema(many=True).dump([stored]) == [game_dict(stored)]  # many=True: field by field
-        shown = [HandInGame(h, stored) for h in stored.hands]
-        assert HandSchema(many=True).dump(shown) == [hand_dict(h) for h in shown]
-        assert game_dict(stored)["result"]["shut_out"] == [ids["cy"], ids["ann"]]
+        [dumped] = GameSchema(many=True).dump([stored])
+        served_as_documented("Game", dumped, "boxes", "result")
+        assert dumped["result"]["shut_out"] == [ids["cy"], ids["ann"]]
+        for hand in HandSchema(many=True).dump([HandInGame(h, stored) for h in stored.hands]):
+            served_as_documented("Hand", hand)
 
 
 def test_r36_the_referee_rules_a_cutthroat_hand_under_its_rules(api: Api) -> None:
