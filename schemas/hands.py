@@ -98,7 +98,13 @@ class KnockerHandSchema(BuiltSchema):
     """The knocker's hand by cards: loaded from any spelling of R3, built
     canonical by :func:`knocker_hand_dict`."""
 
-    cards = hand_cards(10, 10, "The knocker's 10 cards after his discard (R21)", KNOCK_10["knocker"][0], required=True)
+    cards = hand_cards(
+        10,
+        11,
+        "The knocker's 10 cards after his discard (R21); 11 and no discard for a big gin (R32)",
+        KNOCK_10["knocker"][0],
+        required=True,
+    )
     melds = declared_melds(KNOCK_10["knocker"][1], metadata={"description": "Declared melds, " + _DECLARED})
     discard = card_field(
         allow_none=True,
@@ -469,26 +475,23 @@ class SeatingSchema(Schema):
     sitter = fields.Integer(required=True)
 
 
+def _seats_spec(title: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """One way of seating as the spec describes it: exactly those ``names``
+    (closed, so that a cutthroat seating matches its own branch alone)."""
+    return {
+        "type": "object",
+        "title": title,
+        "required": list(names),
+        "properties": {name: {"type": "integer"} for name in names},
+        "additionalProperties": False,
+    }
+
+
 _SEATS_SPEC = {
     "oneOf": [
-        {
-            "type": "object",
-            "title": "Three-handed (R8)",
-            "required": ["box", "captain", "sitter"],
-            "properties": {name: {"type": "integer"} for name in ("box", "captain", "sitter")},
-        },
-        {
-            "type": "object",
-            "title": "Two players (R28)",
-            "required": ["dealer", "non_dealer"],
-            "properties": {name: {"type": "integer"} for name in ("dealer", "non_dealer")},
-        },
-        {
-            "type": "object",
-            "title": "Cutthroat (R36)",
-            "required": ["dealer", "non_dealer", "sitter"],
-            "properties": {name: {"type": "integer"} for name in ("dealer", "non_dealer", "sitter")},
-        },
+        _seats_spec("Three-handed (R8)", ("box", "captain", "sitter")),
+        _seats_spec("Two players (R28)", ("dealer", "non_dealer")),
+        _seats_spec("Cutthroat (R36)", ("dealer", "non_dealer", "sitter")),
     ]
 }
 

@@ -177,6 +177,7 @@ class StepParamsSchema(Schema):
     # a two-player game's result (R29-R31)
     player = _param("player")
     loser = _param("loser")
+    other = _param("other")  # R36: the other player shut out
     box_bonus = _param("box_bonus")
     box_points = _param("box_points")
     game_bonus = _param("game_bonus")
@@ -196,9 +197,8 @@ def _codes_description() -> str:
 
 class StepSchema(Schema):
     rule = fields.String(required=True, metadata={"description": "The rule applied (RULES.md)", "example": "R14"})
-    code = fields.Enum(
-        Code,
-        by_value=True,
+    # every code a step may have: a hand's, a preset's (R27-R33) and a game result's (R29-R31, R36)
+    code = fields.String(
         required=True,
         metadata={"description": _codes_description(), "enum": [c.value for c in [*Code, *PresetCode, *SheetCode]]},
     )
