@@ -112,7 +112,7 @@ def held_connection() -> Connection | None:
     first call; None outside a request that holds one."""
     held = _held.get()
     if held is None and _holding.get():
-        held = db.engine.connect()
+        held = sqlite.connect_writer(db.engine) if writing.get() else db.engine.connect()
         try:
             held.begin()
         except BaseException:
@@ -127,6 +127,7 @@ def commit_held() -> None:
     held = _held.get()
     if held is not None and held.in_transaction():
         held.commit()
+        sqlite.release_turn(held.info)  # once committed (models.sqlite.init_engine_events)
 
 
 def drop_held() -> None:

@@ -16,12 +16,14 @@ to 100 ms, a long tail under load, and has no notion of a queue.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
@@ -45,39 +47,145 @@ def _timed_out() -> WriterQueueTimeoutError:
     return WriterQueueTimeoutError(f"another write held the database for more than {WRITER_WAIT:g} s")
 
 
-def _take_turn(fd: int, deadline: float) -> bool:
+def _take_turn(fd: int, deadline: float, waiting: _Waiting) -> bool:
     """Lock ``fd`` (exclusive) by ``deadline`` (monotonic), or raise
     WriterQueueTimeoutError; True if it had to wait. flock has no timeout: tries
-    without blocking, with pauses growing to 2 ms."""
+    without blocking, with pauses growing to 2 ms, noted as waiting
+    (``waiting``) meanwhile."""
     waited, pause = False, 0.0002
-    while True:
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return waited
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise _timed_out() from None
+            if not waited:
+                waiting.enter()
+            waited = True
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
+    finally:
+        if waited:
+            waiting.leave()
+
+
+class _Waiting:
+    """Which processes have a writer waiting for the file lock, by a shared
+    lock on a file of its own: a process gives up its turn with a writer of
+    its own queued behind it, and the file lock goes to whichever process
+    tries it first. A process that finds others waiting when it gives up the
+    turn lets them try first (:data:`COURTESY`), so that each process's
+    writers take their turns in step with the others' rather than one
+    process's writers, queued behind each other, taking turn after turn."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd: int | None = None
+        self._pid = 0
+        #: until when (monotonic) this process's next writer leaves the file lock to the others
+        self.after = 0.0
+
+    def _file(self) -> int:
+        if self._pid != os.getpid():  # a forked worker opens its own: a lock on a shared one is shared
+            self._fd, self._pid = os.open(self._path, os.O_CREAT | os.O_RDWR, 0o600), os.getpid()
+        assert self._fd is not None
+        return self._fd
+
+    def enter(self) -> None:
+        # a process looking whether anyone waits holds it for a moment: this one is not counted then
+        with contextlib.suppress(BlockingIOError):
+            fcntl.flock(self._file(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+
+    def leave(self) -> None:
+        fcntl.flock(self._file(), fcntl.LOCK_UN)
+
+    def others(self) -> bool:
+        """Whether another process's writer waits now."""
+        fd = self._file()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return waited
         except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise _timed_out() from None
-        waited = True
-        time.sleep(pause)
-        pause = min(pause * 2, 0.002)
+            return True
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
 
 
-def _writers_turn(info: dict[str, Any], lock_path: str, process_turn: threading.Lock, deadline: float) -> bool:
-    """Wait for this writer's turn, by ``deadline``; True if it had to wait.
+#: Seconds a process that gave up the writers' turn while another process's
+#: writer waited leaves the turn to it (longer than the waiting writer's pause).
+COURTESY = 0.003
 
-    Writers queue on a file lock (``lock_path``): the next one gets it within
-    2 ms of it being free. A process's threads queue on a lock of their own
-    (``process_turn``) before that, so that one writer per process, not every
-    waiting thread, keeps trying the file lock. Both are noted in the
-    connection's ``info``, for :func:`release_turn`."""
-    waited = not process_turn.acquire(blocking=False)
-    if waited and not process_turn.acquire(timeout=max(0.0, deadline - time.monotonic())):
-        raise _timed_out()
-    info["ginref_process_turn"] = process_turn
+
+class _Queue:
+    """A database's writers: this process's take their turn by a lock of
+    their own (``process``), one at a time, before that one tries the file
+    lock (``path``) that the processes' writers take in turn."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.process = threading.Lock()
+        self.waiting = _Waiting(path + "-waiting")
+
+    def take_process_turn(self, deadline: float) -> bool:
+        """Take this process's turn by ``deadline``; True if it had to wait."""
+        waited = not self.process.acquire(blocking=False)
+        if waited and not self.process.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise _timed_out()
+        return waited
+
+
+#: each SQLite file's writers' queue, by engine
+_queues: WeakKeyDictionary[Engine, _Queue] = WeakKeyDictionary()
+
+
+def connect_writer(engine: Engine) -> Connection:
+    """A connection from ``engine``'s pool for a transaction that writes. On
+    SQLite, the process's writer takes its turn first, holding no connection
+    while it waits: writers queued behind each other would otherwise hold
+    the pool's connections, and the reads (a phone's ask, the feed's watch)
+    would wait for one behind them. The transaction's ``begin`` then waits
+    only for the other processes' writers, by the same deadline."""
+    queue = _queues.get(engine)
+    if queue is None:
+        return engine.connect()
+    deadline = time.monotonic() + WRITER_WAIT
+    waited = queue.take_process_turn(deadline)
     try:
-        fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
+        connection = engine.connect()
+    except BaseException:
+        queue.process.release()
+        raise
+    connection.info["ginref_queue"] = queue
+    connection.info["ginref_turn_taken"] = (waited, deadline)
+    return connection
+
+
+def _writers_turn(info: dict[str, Any], queue: _Queue, deadline: float) -> float | None:
+    """Wait for this writer's turn, by ``deadline`` (or the one it took its
+    process's turn by); that deadline if it had to wait, else None.
+
+    Writers queue on a file lock: the next one gets it within 2 ms of it
+    being free. A process's threads queue on a lock of their own before that
+    (in :func:`connect_writer`, or here), so that one writer per process,
+    not every waiting thread, keeps trying the file lock. Both are noted in
+    the connection's ``info``, for :func:`release_turn`."""
+    if "ginref_writer_lock" in info:
+        return None  # its turn is still its own (a transaction after a commit, before its checkin)
+    taken = info.pop("ginref_turn_taken", None)
+    if taken is not None and info.get("ginref_queue") is queue:
+        waited, deadline = taken
+    else:
+        waited = queue.take_process_turn(deadline)
+        info["ginref_queue"] = queue
+    try:
+        pause = queue.waiting.after - time.monotonic()
+        if pause > 0:  # another process's writer waited when this one's gave up the turn
+            time.sleep(pause)
+            waited = True
+        fd = os.open(queue.path, os.O_CREAT | os.O_RDWR, 0o600)
         info["ginref_writer_lock"] = fd
-        return _take_turn(fd, deadline) or waited
+        return deadline if _take_turn(fd, deadline, queue.waiting) or waited else None
     except BaseException:
         release_turn(info)
         raise
@@ -85,13 +193,16 @@ def _writers_turn(info: dict[str, Any], lock_path: str, process_turn: threading.
 
 def release_turn(info: dict[str, Any]) -> None:
     """Give up the writer's turn noted in a connection's ``info``, if it holds one."""
+    queue: _Queue | None = info.pop("ginref_queue", None)
     fd = info.pop("ginref_writer_lock", None)
     if fd is not None:
         fcntl.flock(fd, fcntl.LOCK_UN)  # a no-op if it was never taken
         os.close(fd)
-    turn = info.pop("ginref_process_turn", None)
-    if turn is not None:
-        turn.release()
+        if queue is not None and queue.waiting.others():
+            queue.waiting.after = time.monotonic() + COURTESY
+    info.pop("ginref_turn_taken", None)
+    if queue is not None:
+        queue.process.release()
 
 
 def _begin_immediate(connection: Connection, deadline: float) -> None:
@@ -107,8 +218,12 @@ def _begin_immediate(connection: Connection, deadline: float) -> None:
 def init_engine_events(engine: Engine, writing: Callable[[], bool]) -> None:
     """Install the SQLite pragmas and transaction mode on ``engine``: a
     transaction begun while ``writing()`` is true begins IMMEDIATE, in the
-    writer's turn, which it keeps until its connection commits, rolls back
-    or goes back to the pool."""
+    writer's turn, which it keeps until it is rolled back, or its connection
+    goes back to the pool, or :func:`release_turn` after its commit. Not in
+    the ``commit`` event: that runs before the COMMIT, and the next writer's
+    BEGIN IMMEDIATE would find the database still locked, and wait in
+    SQLite's busy handler, a sleep inside a C call that holds up every
+    other request of its process under the gevent worker."""
     if engine.dialect.name != "sqlite":
         return
 
@@ -124,7 +239,7 @@ def init_engine_events(engine: Engine, writing: Callable[[], bool]) -> None:
 
     database = engine.url.database
     lock_path = None if not database or database == ":memory:" else database + ".writers"
-    process_turn = threading.Lock()  # this process's writers to this database, one at a time
+    queue = None if lock_path is None else _queues.setdefault(engine, _Queue(lock_path))
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
@@ -134,18 +249,13 @@ def init_engine_events(engine: Engine, writing: Callable[[], bool]) -> None:
             # A deferred BEGIN takes no lock: it cannot wait for one, nor fail on one.
             connection.exec_driver_sql("BEGIN")
             return
-        if lock_path is not None:
-            deadline = time.monotonic() + WRITER_WAIT
-            if _writers_turn(connection.info, lock_path, process_turn, deadline):
-                _begin_immediate(connection, deadline)  # what is left of WRITER_WAIT, not a busy timeout more
+        if queue is not None:
+            waited_by = _writers_turn(connection.info, queue, time.monotonic() + WRITER_WAIT)
+            if waited_by is not None:
+                _begin_immediate(connection, waited_by)  # what is left of WRITER_WAIT, not a busy timeout more
                 return
         # its "database is locked" is the Core's OperationalError (a 503)
         connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-    @event.listens_for(engine, "commit")
-    def _on_commit(connection: Connection) -> None:
-        if not connection.invalidated:  # an invalidated one has no info to read: released at its checkin
-            release_turn(connection.info)
 
     @event.listens_for(engine, "rollback")
     def _on_rollback(connection: Connection) -> None:
