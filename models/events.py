@@ -15,17 +15,20 @@ the events of each game that moved, whatever the number of its phones.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, bindparam, insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, and_, bindparam, insert, or_, select
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db, now
@@ -80,6 +83,54 @@ _AFTER = (
     .order_by(_EVENTS.c.version)
     .limit(bindparam("limit"))
 )
+#: Games whose events one statement of the watch reads, at most (their ranges padded to a few sizes,
+#: so that the statement compiles once for each)
+_RANGES = (16, 64, 256)
+
+
+def _events_in_ranges(size: int) -> Any:
+    """The statement reading the events of ``size`` games at once, each
+    game's in its own range of versions (parameters ``g<i>``, ``lo<i>``,
+    ``hi<i>``)."""
+    return (
+        select(_EVENTS.c.game_id, _EVENTS.c.version, _EVENTS.c.kind, _EVENTS.c.hand, _EVENTS.c.at)
+        .where(
+            or_(
+                *(
+                    and_(
+                        _EVENTS.c.game_id == bindparam(f"g{i}", type_=Integer),
+                        _EVENTS.c.version.between(
+                            bindparam(f"lo{i}", type_=Integer), bindparam(f"hi{i}", type_=Integer)
+                        ),
+                    )
+                    for i in range(size)
+                )
+            )
+        )
+        .order_by(_EVENTS.c.game_id, _EVENTS.c.version)
+    )
+
+
+_IN_RANGES = {size: _events_in_ranges(size) for size in _RANGES}
+
+
+def read_ranges(connection: Connection, ranges: list[tuple[int, int, int]]) -> dict[int, list[Event]]:
+    """The events of each game in ``ranges`` (``(game_id, lo, hi)``: its
+    versions from lo to hi), oldest first: one statement for up to
+    256 games, whatever their number, not one per game."""
+    found: dict[int, list[Event]] = {game_id: [] for game_id, _, _ in ranges}
+    most = _RANGES[-1]
+    for start in range(0, len(ranges), most):
+        chunk = ranges[start : start + most]
+        size = next(size for size in _RANGES if size >= len(chunk))
+        params: dict[str, int] = {}
+        for i, (game_id, lo, hi) in enumerate(chunk + [(0, 1, 0)] * (size - len(chunk))):  # padded: nothing
+            params[f"g{i}"], params[f"lo{i}"], params[f"hi{i}"] = game_id, lo, hi
+        for game_id, *event in connection.execute(_IN_RANGES[size], params):
+            found[game_id].append(Event(*event))
+    return found
+
+
 _VERSIONS = select(_GAMES.c.id, _GAMES.c.version).where(_GAMES.c.id.in_(bindparam("ids", expanding=True)))
 _REVOKED = select(_KEYS.c.id).where(_KEYS.c.id.in_(bindparam("ids", expanding=True)), _KEYS.c.revoked_at.is_not(None))
 
@@ -197,6 +248,8 @@ class VersionWatch:
         self._keys: Counter[int] = Counter()
         self._revoked: set[int] = set()
         self._pid: int | None = None
+        self._connection: Connection | None = None  # the watch's own (see _reading)
+        self._connected_in = 0  # the process it was made in
         #: statements the watch ran, by what they read (versions, events, keys): for tests and benchmarks
         self.reads: Counter[str] = Counter()
 
@@ -285,6 +338,27 @@ class VersionWatch:
             except Exception:  # the database is away for a moment: the waiters time out, or a later tick sees it
                 log.exception("the version watch could not read the games' versions")
 
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """The watch's own connection, kept from one tick to the next, in a
+        transaction of the tick's: the watch waits for none of the pool's,
+        which the requests may all hold (writes waiting on their statements
+        under load), and no phone is woken later for it. On an error it is
+        given up; the next tick connects again."""
+        connection = self._connection
+        if connection is None or connection.closed or self._connected_in != os.getpid():
+            # one made before a fork is the parent's: left to it, not closed
+            connection, self._connected_in = self._engine.connect(), os.getpid()
+            self._connection = connection
+        try:
+            with connection.begin():
+                yield connection
+        except BaseException:
+            self._connection = None
+            with contextlib.suppress(Exception):
+                connection.close()
+            raise
+
     def tick(self) -> None:
         """One round: read what moved, wake whom it concerns."""
         with self._lock:
@@ -297,20 +371,21 @@ class VersionWatch:
         if not wanted:
             return
         answers: dict[int, _Answer] = {}
-        with self._engine.connect() as connection:
+        with self._reading() as connection:
             versions = {row[0]: row[1] for row in connection.execute(_VERSIONS, {"ids": list(wanted)})}
             self.reads["versions"] += 1
+            ranges: list[tuple[int, int, int]] = []
             for game_id, version in versions.items():
                 floor, top, limit, answer = wanted[game_id]
                 if version <= floor or (answer is not None and answer.reaches(floor, version)):
                     continue  # no waiter is behind it, or its events are read already
-                most = top - floor + limit
-                events = tuple(
-                    Event(*row)
-                    for row in connection.execute(_AFTER, {"game_id": game_id, "after": floor, "limit": most})
-                )
-                self.reads["events"] += 1
-                answers[game_id] = _Answer(floor, events, len(events) < most)
+                ranges.append((game_id, floor + 1, top + limit))  # each waiter's first `limit` events
+            if ranges:
+                read = read_ranges(connection, ranges)
+                self.reads["events"] += -(-len(ranges) // _RANGES[-1])
+                for game_id, lo, hi in ranges:
+                    # complete: every event to the version read (a later one is the next tick's)
+                    answers[game_id] = _Answer(lo - 1, tuple(read[game_id]), hi >= versions[game_id])
             # last: what was read above was read while these keys were still in force
             revoked = set(connection.execute(_REVOKED, {"ids": keys}).scalars()) if keys else set()
             if keys:

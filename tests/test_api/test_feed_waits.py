@@ -129,6 +129,31 @@ def test_waiters_of_one_game_get_one_read_of_its_events_each_as_far_as_its_limit
     assert all(isinstance(e, Event) for e in results[0].events) and watch.waiting == 0
 
 
+def test_the_events_of_every_game_that_moved_are_read_in_one_statement_each_game_from_its_own_waiters(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    games = [_game(client, players) for _ in range(20)]  # more than the smallest batch of ranges (16)
+    for game in games[::2]:  # every other game is a hand ahead: its waiter waits after version 2
+        assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    with app.app_context():
+        watch = VersionWatch(db.engine, IDLE)
+    waits = [(game, 2 if i % 2 == 0 else 1, 2, None) for i, game in enumerate(games)]
+    threads, results = _waits(watch, *waits)
+    for game in games:
+        for hand in (by_counts("captain", 2, 30), by_counts("box", 0, 10)):
+            assert client.post(f"/api/v1/games/{game}/hands", json=hand).status_code == 201
+    watch.tick()
+    for t in threads:
+        t.join(timeout=5)
+    assert watch.reads == {"versions": 1, "events": 1} and watch.waiting == 0
+    for i in range(len(games)):
+        moved = results[i]
+        if i % 2 == 0:  # after 2, limit 2: versions 3 and 4, hands 2 and 3; the game is at 4
+            assert moved.version == 4 and _kinds(moved) == [(3, "hand_recorded", 2), (4, "hand_recorded", 3)]
+        else:  # after 1, limit 2: versions 2 and 3 of the game at 3
+            assert moved.version == 3 and _kinds(moved) == [(2, "hand_recorded", 1), (3, "hand_recorded", 2)]
+
+
 def test_a_waiter_behind_what_the_watch_read_is_left_to_read_its_own_events(
     app: Flask, client: FlaskClient, players: list[int]
 ) -> None:
