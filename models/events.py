@@ -229,7 +229,7 @@ class VersionWatch:
     hold ``/health`` behind them. A waiter answered from a tick's read was
     read before its key was last seen in force. The thread starts on the
     first wait in each process (a gunicorn worker is forked from its master,
-    and threads do not survive a fork) and idles, querying nothing, while no
+    and threads do not survive a fork) and idles, querying nothing and holding no connection, while no
     one waits.
 
     At most ``most`` requests wait at once in a process, and ``per_client``
@@ -338,6 +338,12 @@ class VersionWatch:
             except Exception:  # the database is away for a moment: the waiters time out, or a later tick sees it
                 log.exception("the version watch could not read the games' versions")
 
+    def _let_go(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None and self._connected_in == os.getpid():
+            with contextlib.suppress(Exception):
+                connection.close()
+
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
         """The watch's own connection, kept from one tick to the next, in a
@@ -354,9 +360,7 @@ class VersionWatch:
             with connection.begin():
                 yield connection
         except BaseException:
-            self._connection = None
-            with contextlib.suppress(Exception):
-                connection.close()
+            self._let_go()
             raise
 
     def tick(self) -> None:
@@ -369,6 +373,7 @@ class VersionWatch:
             }
             keys = list(self._keys)
         if not wanted:
+            self._let_go()  # no one waits: the watch holds no connection either
             return
         answers: dict[int, _Answer] = {}
         with self._reading() as connection:

@@ -146,6 +146,11 @@ def test_the_events_of_every_game_that_moved_are_read_in_one_statement_each_game
     for t in threads:
         t.join(timeout=5)
     assert watch.reads == {"versions": 1, "events": 1} and watch.waiting == 0
+    with app.app_context():
+        pool: Any = db.engine.pool
+        held = pool.checkedout()
+        watch.tick()  # no one waits: the watch gives its connection back
+        assert pool.checkedout() == held - 1 and watch.reads["versions"] == 1
     for i in range(len(games)):
         moved = results[i]
         if i % 2 == 0:  # after 2, limit 2: versions 3 and 4, hands 2 and 3; the game is at 4

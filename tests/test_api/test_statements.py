@@ -82,10 +82,11 @@ def test_a_solo_read_opens_nothing_in_the_session_and_leaves_its_connection_as_i
 ) -> None:
     game = api.new_game(players, roles=seats(*players))
     with app.app_context():
+        # the feed's watch may hold one of its own (models.events.VersionWatch), until its waiters are gone
+        checked_out = db.engine.pool.checkedout()  # type: ignore[attr-defined]
         assert _READ_GAME_AUDIENCE.one_or_none({"id": game["id"]}) is not None
         assert not db.session.registry.has()  # no session was even made
-        checked_out = db.engine.pool.checkedout()  # type: ignore[attr-defined]
-        assert checked_out == 0
+        assert db.engine.pool.checkedout() == checked_out  # type: ignore[attr-defined]
         with db.engine.connect() as connection:  # the pool's next connection: no transaction, not in autocommit
             assert not connection.in_transaction()
             if db.engine.dialect.name == "postgresql":
