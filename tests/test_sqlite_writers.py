@@ -4,14 +4,17 @@ beside the queue; it gives up at WRITER_WAIT, holding nothing."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from models import sqlite
@@ -122,3 +125,26 @@ def test_a_process_giving_up_the_turn_while_another_waits_lets_it_try_first(tmp_
     assert time.monotonic() - started >= sqlite.COURTESY * 0.9
     sqlite.release_turn(info)
     assert not queue.process.locked() and "ginref_writer_lock" not in info
+
+
+def test_a_writer_keeps_its_turn_through_its_commit(engine: Engine, tmp_path: Path) -> None:
+    """The ``commit`` event runs before SQLite's COMMIT: a turn given up
+    there would let the next writer find the database still locked, and
+    sleep in SQLite's busy handler."""
+    seen: list[bool] = []
+
+    @event.listens_for(engine, "commit")
+    def _before_commit(connection: Any) -> None:
+        fd = os.open(tmp_path / "queue.sqlite3.writers", os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            seen.append(False)  # the file lock was free: the turn was given up already
+        except BlockingIOError:
+            seen.append(True)
+        finally:
+            os.close(fd)
+
+    _write(engine, "first", None, None)
+    assert seen == [True]
+    _write(engine, "second", None, None)  # and given up once the connection is back
+    assert seen == [True, True]
