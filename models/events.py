@@ -10,7 +10,7 @@ league starts at version 1 too, with no event before it.
 and instances share nothing but the database, so the watch reads the
 database: one thread per process, one small query per tick for all the
 games being waited on, whatever the number of waiting phones, and one read of
-the events of each game that moved, whatever the number of its phones.
+the events of all the games that moved, whatever the number of their phones.
 """
 
 from __future__ import annotations
@@ -219,18 +219,19 @@ class VersionWatch:
     """Waits, per process, for games to pass a version.
 
     A waiting request holds no database connection: one background thread
-    (a greenlet under the gevent worker) reads, every ``interval`` seconds,
-    the versions of every game someone waits on in one query, the events of
-    each game that moved past a waiter in one query per game (the answer of
-    all its waiters, whatever their number), and then whether any key a wait
-    was opened with has been revoked, in one query; it wakes only the waiters
+    (a greenlet under the gevent worker), on a connection of its own,
+    reads, every ``interval`` seconds, the versions of every game someone
+    waits on in one query, the events of the games that moved past a waiter
+    in one more (each game's the answer of all its waiters, whatever their
+    number), and then whether any key a wait was opened with has been
+    revoked, in one query; it wakes only the waiters
     of the games that moved or whose key is revoked, yielding to the rest of
     the process every few games, so that a tick that wakes hundreds does not
     hold ``/health`` behind them. A waiter answered from a tick's read was
     read before its key was last seen in force. The thread starts on the
     first wait in each process (a gunicorn worker is forked from its master,
-    and threads do not survive a fork) and idles, querying nothing and holding no connection, while no
-    one waits.
+    and threads do not survive a fork) and idles, querying nothing and
+    holding no connection, while no one waits.
 
     At most ``most`` requests wait at once in a process, and ``per_client``
     from one client address; one more is refused at once (:class:`WaitRefused`),
