@@ -163,7 +163,11 @@ export const api = {
     if (result.data) setLeagueOf(gameId, result.data.league_id);
     return result.data;
   },
-  hands: async (gameId) => (await call("GET", `/games/${gameId}/hands`, { key: readKey(gameId) })).data.items,
+  /** The game's hands, and the game's ETag as of their read: {items, etag}. */
+  async hands(gameId) {
+    const result = await call("GET", `/games/${gameId}/hands`, { key: readKey(gameId) });
+    return { items: result.data.items, etag: result.etag };
+  },
 
   /** The game's changes after `after`, waiting up to `wait` s for one: {items, version}. */
   events: async (gameId, after, wait, signal) =>

@@ -70,10 +70,20 @@ export function gameScreen(root, gameId) {
   }
 
   async function reload({ fresh = true } = {}) {
-    const game = await api.game(view.id, { fresh });
-    if (game === null) return false;
+    // the game and its hands of one moment: when another phone wrote between
+    // the two reads, both are read again, so that the ETag the page writes
+    // with is never older than the hands it shows (a few tries: then the
+    // feed's next change reads them again)
+    let game = null;
+    let hands = null;
+    for (let tries = 0; tries < 3; tries++) {
+      game = await api.game(view.id, { fresh: fresh || tries > 0 });
+      if (game === null) return false;
+      hands = await api.hands(view.id);
+      if (hands.etag === etagOf(view.id)) break;
+    }
     view.game = game;
-    view.hands = await api.hands(view.id);
+    view.hands = hands.items;
     await loadNames();
     keepCopy();
     if (game.league_id && view.leagueVisibility === undefined) {

@@ -340,6 +340,54 @@ def test_r26_a_dispute_of_a_hand_undone_and_replaced_since_is_stale_and_can_only
     assert api.get(f"/games/{game_id}")["scores"] == {str(ann): 0, str(bob): 7, str(cy): 0}
 
 
+def test_r26_the_game_and_its_hands_are_read_of_one_moment_when_another_phone_writes_between_the_reads(
+    phones, api: Api
+) -> None:
+    """Another phone undoes hand 1, and records another in its place just
+    between this phone's read of the game and its read of the hands: the page
+    reads both again, so the uphold it sends carries the game's ETag of the
+    hands it shows and gets the stale-dispute answer, not a 412."""
+    game_id, key, (ann, bob, cy) = game_with_a_hand(api, "between")
+    disputed = api.post(
+        f"/games/{game_id}/hands/1/disputes",
+        {"by": "captain", "claim": "I held the nine of spades."},
+        key=key,
+        **{"If-Match": api.get_etag(f"/games/{game_id}")},
+    )
+    assert disputed.status_code == 201
+    page = phones(viewport=VIEWPORT).open(f"game={game_id}&key={key}")
+    open_section(page, "hands")
+    expect(page.locator("li.dispute")).to_have_attribute("data-status", "open")
+
+    replaced: list[int] = []
+
+    def between(route: Any) -> None:  # the page's read of the hands, once the game is read
+        if not replaced:
+            body = {"knocker": "captain", "knocker_deadwood_count": 2, "defender_deadwood_count": 9}
+            api.post(f"/games/{game_id}/hands", body, key=key, **{"If-Match": api.get_etag(f"/games/{game_id}")})
+            replaced.append(1)
+        route.continue_()
+
+    held: list[Any] = []  # the feed's next asks, left unanswered: the page hears of no change but by its reads
+    page.route(f"**/api/v1/games/{game_id}/hands", between)
+    page.route(
+        f"**/api/v1/games/{game_id}/events?after=*", lambda route: held.append(route) if replaced else route.continue_()
+    )
+    etag = api.get_etag(f"/games/{game_id}")
+    gone = requests.delete(
+        f"{api.base}/games/{game_id}/hands/1", headers={"Authorization": f"Bearer {key}", "If-Match": etag}, timeout=10
+    )
+    assert gone.status_code == 204
+    expect(page.locator('li.hand[data-number="1"]')).to_have_attribute("data-points", "7")
+    assert replaced == [1]
+    page.click("li.dispute .uphold")
+    expect(page.locator(".dispute-status .problem .problem-words")).to_have_text(
+        "The hand has changed since this dispute was opened (corrected, undone or replaced): "
+        "the dispute can no longer be upheld, only rejected (R26)."
+    )
+    assert api.get(f"/games/{game_id}")["scores"] == {str(ann): 0, str(bob): 7, str(cy): 0}
+
+
 def test_a_private_league_made_on_the_page_shows_its_key_once_keeps_it_on_the_phone_and_adds_members(
     phones, api: Api
 ) -> None:
