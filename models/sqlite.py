@@ -16,7 +16,6 @@ to 100 ms, a long tail under load, and has no notion of a queue.
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import threading
@@ -47,74 +46,21 @@ def _timed_out() -> WriterQueueTimeoutError:
     return WriterQueueTimeoutError(f"another write held the database for more than {WRITER_WAIT:g} s")
 
 
-def _take_turn(fd: int, deadline: float, waiting: _Waiting) -> bool:
+def _take_turn(fd: int, deadline: float) -> bool:
     """Lock ``fd`` (exclusive) by ``deadline`` (monotonic), or raise
     WriterQueueTimeoutError; True if it had to wait. flock has no timeout: tries
-    without blocking, with pauses growing to 2 ms, noted as waiting
-    (``waiting``) meanwhile."""
+    without blocking, with pauses growing to 2 ms."""
     waited, pause = False, 0.0002
-    try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return waited
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise _timed_out() from None
-            if not waited:
-                waiting.enter()
-            waited = True
-            time.sleep(pause)
-            pause = min(pause * 2, 0.002)
-    finally:
-        if waited:
-            waiting.leave()
-
-
-class _Waiting:
-    """Which processes have a writer waiting for the file lock, by a shared
-    lock on a file of its own: a process gives up its turn with a writer of
-    its own queued behind it, and the file lock goes to whichever process
-    tries it first. A process that finds others waiting when it gives up the
-    turn lets them try first (:data:`COURTESY`), so that each process's
-    writers take their turns in step with the others' rather than one
-    process's writers, queued behind each other, taking turn after turn."""
-
-    def __init__(self, path: str) -> None:
-        self._path = path
-        self._fd: int | None = None
-        self._pid = 0
-        #: until when (monotonic) this process's next writer leaves the file lock to the others
-        self.after = 0.0
-
-    def _file(self) -> int:
-        if self._pid != os.getpid():  # a forked worker opens its own: a lock on a shared one is shared
-            self._fd, self._pid = os.open(self._path, os.O_CREAT | os.O_RDWR, 0o600), os.getpid()
-        assert self._fd is not None
-        return self._fd
-
-    def enter(self) -> None:
-        # a process looking whether anyone waits holds it for a moment: this one is not counted then
-        with contextlib.suppress(BlockingIOError):
-            fcntl.flock(self._file(), fcntl.LOCK_SH | fcntl.LOCK_NB)
-
-    def leave(self) -> None:
-        fcntl.flock(self._file(), fcntl.LOCK_UN)
-
-    def others(self) -> bool:
-        """Whether another process's writer waits now."""
-        fd = self._file()
+    while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return waited
         except BlockingIOError:
-            return True
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-
-
-#: Seconds a process that gave up the writers' turn while another process's
-#: writer waited leaves the turn to it (longer than the waiting writer's pause).
-COURTESY = 0.003
+            if time.monotonic() >= deadline:
+                raise _timed_out() from None
+        waited = True
+        time.sleep(pause)
+        pause = min(pause * 2, 0.002)
 
 
 class _Queue:
@@ -125,7 +71,6 @@ class _Queue:
     def __init__(self, path: str) -> None:
         self.path = path
         self.process = threading.Lock()
-        self.waiting = _Waiting(path + "-waiting")
 
     def take_process_turn(self, deadline: float) -> bool:
         """Take this process's turn by ``deadline``; True if it had to wait."""
@@ -179,13 +124,9 @@ def _writers_turn(info: dict[str, Any], queue: _Queue, deadline: float) -> float
         waited = queue.take_process_turn(deadline)
         info["ginref_queue"] = queue
     try:
-        pause = queue.waiting.after - time.monotonic()
-        if pause > 0:  # another process's writer waited when this one's gave up the turn
-            time.sleep(pause)
-            waited = True
         fd = os.open(queue.path, os.O_CREAT | os.O_RDWR, 0o600)
         info["ginref_writer_lock"] = fd
-        return deadline if _take_turn(fd, deadline, queue.waiting) or waited else None
+        return deadline if _take_turn(fd, deadline) or waited else None
     except BaseException:
         release_turn(info)
         raise
@@ -198,8 +139,6 @@ def release_turn(info: dict[str, Any]) -> None:
     if fd is not None:
         fcntl.flock(fd, fcntl.LOCK_UN)  # a no-op if it was never taken
         os.close(fd)
-        if queue is not None and queue.waiting.others():
-            queue.waiting.after = time.monotonic() + COURTESY
     info.pop("ginref_turn_taken", None)
     if queue is not None:
         queue.process.release()

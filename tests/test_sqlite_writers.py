@@ -108,25 +108,6 @@ def test_reads_would_wait_behind_writers_holding_connections(engine: Engine) -> 
     second.join(10)
 
 
-def test_a_process_giving_up_the_turn_while_another_waits_lets_it_try_first(tmp_path: Path) -> None:
-    queue = sqlite._Queue(str(tmp_path / "db.writers"))
-    elsewhere = sqlite._Waiting(str(tmp_path / "db.writers-waiting"))  # another process's writer, as the file sees it
-    info: dict[str, object] = {}
-    assert sqlite._writers_turn(info, queue, time.monotonic() + 5) is None  # nobody ahead: no wait
-    sqlite.release_turn(info)
-    assert queue.waiting.after == 0.0  # nobody was waiting
-    assert sqlite._writers_turn(info, queue, time.monotonic() + 5) is None
-    elsewhere.enter()
-    sqlite.release_turn(info)
-    elsewhere.leave()
-    started = time.monotonic()
-    deadline = started + 5
-    assert sqlite._writers_turn(info, queue, deadline) == deadline  # it waited: the other's turn first
-    assert time.monotonic() - started >= sqlite.COURTESY * 0.9
-    sqlite.release_turn(info)
-    assert not queue.process.locked() and "ginref_writer_lock" not in info
-
-
 def test_a_writer_keeps_its_turn_through_its_commit(engine: Engine, tmp_path: Path) -> None:
     """The ``commit`` event runs before SQLite's COMMIT: a turn given up
     there would let the next writer find the database still locked, and
