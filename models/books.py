@@ -20,7 +20,7 @@ from models.database import db, session_connection
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, add_figures
 from models.game import Game, GameView, Recorded, RecordedTwoPlayer
 from models.league import League, LeaguePlayer, LeagueRating
-from models.ratings import MU, SIGMA, rate_hand, rate_two_player_log, won_by_box
+from models.ratings import MU, SIGMA, rate_hand, rate_log, won_by_box
 from models.statement import ONE, ZERO, Statement
 from referee import HandRecord
 from referee.cutthroat import CutthroatHand
@@ -213,8 +213,8 @@ def _rate(
         after = dict(zip(players, rate_hand(box, captain, sitter, bool(won_by_box(record))), strict=True))
     else:
         players = [int(record.seating.dealer), int(record.seating.non_dealer)]
-        rated = rate_two_player_log(
-            [(players[0], players[1], record.winner is Seat.DEALER)],
+        rated = rate_log(
+            [(players[0], players[1], None, record.winner is Seat.DEALER)],
             {p: [*known.get(p, (MU, SIGMA)), 0] for p in players},
         )
         after = {p: (rated[p][0], rated[p][1]) for p in players}

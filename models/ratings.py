@@ -2,7 +2,7 @@
 team of captain and sitter (R11: the side of the hand's winner wins; draws do
 not rate). One step, used hand by hand (models.books) and over a whole log
 (models.standings). A two-player preset's hands (R28) are rated one player
-against the other (``rate_two_player_log``), each preset on its own (R27).
+against the other, each preset on its own (R27).
 
 The step is openskill's ``PlackettLuce().rate([[box], [captain, sitter]],
 ranks=...)`` with its defaults (no weights, scores, ``limit_sigma`` or
@@ -42,49 +42,8 @@ Rating = tuple[float, float]
 def rate_hand(box: Rating, captain: Rating, sitter: Rating, box_won: bool) -> tuple[Rating, Rating, Rating]:
     """The three players' (mu, sigma) after a hand won by the box's side or
     by the captain's (R11); the sitter is on the captain's team."""
-    mb, sb, mc, sc, ms, ss = _rate(box[0], box[1], captain[0], captain[1], sitter[0], sitter[1], box_won)
-    return (mb, sb), (mc, sc), (ms, ss)
-
-
-def _rate(
-    mb: float, sb: float, mc: float, sc: float, ms: float, ss: float, box_won: bool
-) -> tuple[float, float, float, float, float, float]:
-    # openskill's rate: each sigma widened by tau first
-    sb = sqrt(sb * sb + _TAU_SQUARED)
-    sc = sqrt(sc * sc + _TAU_SQUARED)
-    ss = sqrt(ss * ss + _TAU_SQUARED)
-    vb, vc, vs = sb**2, sc**2, ss**2
-    # team ratings: the box alone, the captain's side summed (two terms: the
-    # order openskill sums them in does not change the result)
-    mu_team, var_team = mc + ms, vc + vs
-    c = sqrt((vb + _BETA_SQUARED) + (var_team + _BETA_SQUARED))
-    c_squared = c**2
-    e_box, e_team = exp(mb / c), exp(mu_team / c)
-    total = e_box + e_team if box_won else e_team + e_box
-    # the winning side's omega is 1 - p, the losing side's -p, both delta p (1 - p)
-    p = e_box / total
-    if box_won:
-        omega, delta = 1 - p, p * (1 - p)
-    else:
-        omega, delta = -p, p * (1 - p)
-    omega *= vb / c
-    delta *= vb / c_squared
-    delta *= sqrt(vb) / c
-    # one player: sigma^2 / team sigma^2 is exactly 1
-    mb, sb = mb + omega, sb * sqrt(max(1 - delta, KAPPA))
-    p = e_team / total
-    if box_won:
-        omega, delta = -p, p * (1 - p)
-    else:
-        omega, delta = 1 - p, p * (1 - p)
-    omega *= var_team / c
-    delta *= var_team / c_squared
-    delta *= sqrt(var_team) / c
-    share = vc / var_team
-    mc, sc = mc + share * omega, sc * sqrt(max(1 - share * delta, KAPPA))
-    share = vs / var_team
-    ms, ss = ms + share * omega, ss * sqrt(max(1 - share * delta, KAPPA))
-    return mb, sb, mc, sc, ms, ss
+    rated = rate_log([(1, 2, 3, box_won)], {1: [*box, 0], 2: [*captain, 0], 3: [*sitter, 0]})
+    return (rated[1][0], rated[1][1]), (rated[2][0], rated[2][1]), (rated[3][0], rated[3][1])
 
 
 def rate_log(hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | None = None) -> dict[int, list[float]]:
@@ -93,9 +52,13 @@ def rate_log(hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | N
     0), None for a draw (draws do not rate). Each player's [mu, sigma, hands
     rated], going on from ``ratings`` (changed in place) when given.
 
-    The loop is ``_rate`` written out once more (a league re-rates its whole
-    history in it: calling it once a hand costs a third more); the tests
-    hold both to openskill."""
+    A two-player or cutthroat hand (R28, R36) is (dealer, non-dealer, None,
+    dealer won): its dealer alone against its non-dealer alone, the step for
+    two teams of one (the non-dealer's share of his team is then exactly 1).
+
+    The step is openskill's ``PlackettLuce().rate([[box], [captain,
+    sitter]], ranks=...)`` with its defaults, written out in its order of
+    operations, so the floats are openskill's; the tests hold it to openskill."""
     rated: dict[int, list[float]] = {} if ratings is None else ratings
     get = rated.get
     tau_squared, beta_squared, kappa = _TAU_SQUARED, _BETA_SQUARED, KAPPA
@@ -104,79 +67,45 @@ def rate_log(hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | N
             continue
         b = get(box) or rated.setdefault(box, [MU, SIGMA, 0])
         c = get(captain) or rated.setdefault(captain, [MU, SIGMA, 0])
-        s = get(sitter) or rated.setdefault(sitter, [MU, SIGMA, 0])
-        sb, sc, ss = b[1], c[1], s[1]
-        sb = sqrt(sb * sb + tau_squared)
-        sc = sqrt(sc * sc + tau_squared)
-        ss = sqrt(ss * ss + tau_squared)
-        vb, vc, vs = sb**2, sc**2, ss**2
-        var_team = vc + vs
+        # each sigma widened by tau first
+        sb = sqrt(b[1] * b[1] + tau_squared)
+        sc = sqrt(c[1] * c[1] + tau_squared)
+        vb = sb**2
+        var_team = vc = sc**2
+        mu_team = c[0]
+        if sitter is not None:
+            s = get(sitter) or rated.setdefault(sitter, [MU, SIGMA, 0])
+            ss = sqrt(s[1] * s[1] + tau_squared)
+            vs = ss**2
+            var_team, mu_team = vc + vs, mu_team + s[0]
         k = sqrt((vb + beta_squared) + (var_team + beta_squared))
         k_squared = k**2
-        e_box, e_team = exp(b[0] / k), exp((c[0] + s[0]) / k)
+        e_box, e_team = exp(b[0] / k), exp(mu_team / k)
         total = e_box + e_team
         p_box, p_team = e_box / total, e_team / total
+        # the winning side's omega is 1 - p, the losing side's -p, both delta p (1 - p)
         if box_won:
             omega_box, omega_team = (1 - p_box) * (vb / k), -p_team * (var_team / k)
         else:
             omega_box, omega_team = -p_box * (vb / k), (1 - p_team) * (var_team / k)
+        # one player: sigma^2 / team sigma^2 is exactly 1
         delta = p_box * (1 - p_box) * (vb / k_squared) * (sqrt(vb) / k)
         x = 1 - delta
         b[0] += omega_box
         b[1] = sb * sqrt(kappa if kappa > x else x)
+        b[2] += 1
         delta = p_team * (1 - p_team) * (var_team / k_squared) * (sqrt(var_team) / k)
         share = vc / var_team
         x = 1 - share * delta
         c[0] += share * omega_team
         c[1] = sc * sqrt(kappa if kappa > x else x)
-        share = vs / var_team
-        x = 1 - share * delta
-        s[0] += share * omega_team
-        s[1] = ss * sqrt(kappa if kappa > x else x)
-        b[2] += 1
         c[2] += 1
-        s[2] += 1
-    return rated
-
-
-def rate_two_player_log(
-    hands: Iterable[Sequence[Any]], ratings: dict[int, list[float]] | None = None
-) -> dict[int, list[float]]:
-    """Ratings over two-player hands in order (R28), each (dealer,
-    non-dealer, dealer won): openskill's ``PlackettLuce().rate([[dealer],
-    [non_dealer]], ranks=...)`` with its defaults, the step of ``_rate`` for
-    two teams of one. None for a draw (draws do not rate). Each player's
-    [mu, sigma, hands rated], going on from ``ratings`` (changed in place)."""
-    rated: dict[int, list[float]] = {} if ratings is None else ratings
-    get = rated.get
-    tau_squared, beta_squared, kappa = _TAU_SQUARED, _BETA_SQUARED, KAPPA
-    for dealer, non_dealer, dealer_won in hands:
-        if dealer_won is None:
-            continue
-        a = get(dealer) or rated.setdefault(dealer, [MU, SIGMA, 0])
-        b = get(non_dealer) or rated.setdefault(non_dealer, [MU, SIGMA, 0])
-        sa = sqrt(a[1] * a[1] + tau_squared)
-        sb = sqrt(b[1] * b[1] + tau_squared)
-        va, vb = sa**2, sb**2
-        k = sqrt((va + beta_squared) + (vb + beta_squared))
-        k_squared = k**2
-        e_a, e_b = exp(a[0] / k), exp(b[0] / k)
-        total = e_a + e_b
-        p_a, p_b = e_a / total, e_b / total
-        if dealer_won:
-            omega_a, omega_b = (1 - p_a) * (va / k), -p_b * (vb / k)
-        else:
-            omega_a, omega_b = -p_a * (va / k), (1 - p_b) * (vb / k)
-        delta = p_a * (1 - p_a) * (va / k_squared) * (sqrt(va) / k)
-        x = 1 - delta
-        a[0] += omega_a
-        a[1] = sa * sqrt(kappa if kappa > x else x)
-        delta = p_b * (1 - p_b) * (vb / k_squared) * (sqrt(vb) / k)
-        x = 1 - delta
-        b[0] += omega_b
-        b[1] = sb * sqrt(kappa if kappa > x else x)
-        a[2] += 1
-        b[2] += 1
+        if sitter is not None:
+            share = vs / var_team
+            x = 1 - share * delta
+            s[0] += share * omega_team
+            s[1] = ss * sqrt(kappa if kappa > x else x)
+            s[2] += 1
     return rated
 
 

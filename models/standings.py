@@ -21,7 +21,7 @@ from models.database import db
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer
 from models.game import Game, Hand, Player
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
-from models.ratings import BOX_WON, DEFAULT_MU, DEFAULT_SIGMA, rate_log, rate_two_player_log
+from models.ratings import BOX_WON, DEFAULT_MU, DEFAULT_SIGMA, rate_log
 from referee.stats import Figures, streaks
 
 
@@ -297,10 +297,10 @@ def _two_player_games(league_id: int) -> dict[int, str]:
 
 def rate_league(league_id: int) -> tuple[dict[str, dict[int, list[float]]], dict[str, Any] | None]:
     """Each preset's ratings over the league's hands of that preset, in rating
-    order (R27): the three-handed game's by ``rate_log``, a two-player
-    preset's and cutthroat's by ``rate_two_player_log`` (a two-player hand's
-    row keeps its dealer as its box, its non-dealer as its captain; a
-    cutthroat hand's sitter is not rated); and the position of the last hand."""
+    order (R27), by ``rate_log``: a two-player hand's row keeps its dealer as
+    its box, its non-dealer as its captain, and a two-player or cutthroat hand
+    rates its dealer against its non-dealer alone (a cutthroat hand's sitter
+    is not rated); and the position of the last hand."""
     presets = _two_player_games(league_id)
     if not presets:  # the whole log is three-handed: read as ``rate_log`` takes it
         rows, last = league_seatings(league_id)
@@ -312,11 +312,9 @@ def rate_league(league_id: int) -> tuple[dict[str, dict[int, list[float]]], dict
         preset = presets.get(game_id, THREE_HANDED)
         # R27, R28, R36: a two-player or cutthroat hand rates its dealer (its box) against its non-dealer
         logs.setdefault(preset, []).append(
-            (box, captain, sitter, won) if preset == THREE_HANDED else (box, captain, won)
+            (box, captain, sitter, won) if preset == THREE_HANDED else (box, captain, None, won)
         )
-    return {
-        preset: rate_log(log) if preset == THREE_HANDED else rate_two_player_log(log) for preset, log in logs.items()
-    }, last
+    return {preset: rate_log(log) for preset, log in logs.items()}, last
 
 
 #: the session's ``info`` key under which a read leaves what it recounted, for the request's commit point

@@ -40,7 +40,7 @@ from models.database import db
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, kept_figures
 from models.game import Game, GameRow, Hand, PresetHand, PresetState, preset_columns, replay_preset, ruled_score
 from models.league import League, LeagueMember, LeaguePlayer, LeagueRating
-from models.ratings import rate_hands, rate_two_player_log
+from models.ratings import rate_hands, rate_log
 from models.standings import rate_league
 from referee import GameState, GameStateError, HandRecord, Outcome, RefereeError, Role, Roles, Score, Side, replay
 from referee.cutthroat import CutthroatHand, CutthroatSeating
@@ -432,15 +432,15 @@ def _rate_by_preset(
     two-player or cutthroat hand (R28, R36) rates its dealer against its non-dealer."""
     three = [record for preset, record in log if isinstance(record, HandRecord)]
     rated = {(THREE_HANDED, int(p)): r for p, r in rate_hands(three).items()}
-    two: dict[str, list[tuple[int, int, bool | None]]] = {}
+    two: dict[str, list[tuple[int, int, None, bool | None]]] = {}
     for preset, record in log:
         if not isinstance(record, HandRecord):
             winner = record.winner
             seating = record.seating
             won = None if winner is None else winner is Seat.DEALER
-            two.setdefault(preset, []).append((int(seating.dealer), int(seating.non_dealer), won))
+            two.setdefault(preset, []).append((int(seating.dealer), int(seating.non_dealer), None, won))
     for preset, hands in two.items():
-        for p, (mu, sigma, n) in rate_two_player_log(hands).items():
+        for p, (mu, sigma, n) in rate_log(hands).items():
             rated[preset, p] = (mu, sigma, int(n))
     return rated
 

@@ -151,3 +151,29 @@ def test_r11_r12_rate_hands_over_hand_records_equals_openskill() -> None:
     for p, (mu, sigma, _n) in rated.items():
         assert abs(mu - expected[p].mu) <= TOLERANCE  # type: ignore[attr-defined]
         assert abs(sigma - expected[p].sigma) <= TOLERANCE  # type: ignore[attr-defined]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r28_r36_a_two_player_log_rates_dealer_against_non_dealer_as_openskill(seed: int) -> None:
+    """A two-player or cutthroat hand is (dealer, non-dealer, None, dealer won):
+    two teams of one, exactly openskill's ``rate([[dealer], [non_dealer]])``."""
+    rng = random.Random(seed)
+    hands = [
+        (*rng.sample(range(1, 5), 2), None, None if rng.random() < 0.05 else rng.random() < 0.5) for _ in range(60)
+    ]
+    expected: dict[int, object] = {}
+    for dealer, non_dealer, _, dealer_won in hands:
+        if dealer_won is None:
+            continue
+        for p in (dealer, non_dealer):
+            expected.setdefault(p, MODEL.rating())
+        [[expected[dealer]], [expected[non_dealer]]] = MODEL.rate(
+            [[expected[dealer]], [expected[non_dealer]]], ranks=[0, 1] if dealer_won else [1, 0]
+        )
+    rated = rate_log(hands)
+    assert sorted(rated) == sorted(expected)
+    for p, (mu, sigma, n) in rated.items():
+        assert abs(mu - expected[p].mu) <= TOLERANCE  # type: ignore[attr-defined]
+        assert abs(sigma - expected[p].sigma) <= TOLERANCE  # type: ignore[attr-defined]
+        assert n == sum(1 for d, nd, _, won in hands if won is not None and p in (d, nd))
