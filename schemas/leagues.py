@@ -134,45 +134,44 @@ class RatingSchema(Schema):
     hands_rated = fields.Integer(required=True)
 
 
+def _integer(description: str | None = None) -> fields.Integer:
+    """An integer every standing has."""
+    return fields.Integer(required=True, metadata={"description": description} if description else {})
+
+
 class StandingSchema(Schema):
-    player_id = fields.Integer(required=True)
+    player_id = _integer()
     name = fields.String(required=True)
-    games_played = fields.Integer(required=True, metadata={"description": "Finished or not"})
-    games_finished = fields.Integer(required=True)
-    games_won = fields.Integer(required=True)
+    games_played = _integer("Finished or not")
+    games_finished = _integer()
+    games_won = _integer()
     win_rate = fields.Float(required=True, allow_none=True, metadata={"description": "games_won / games_finished"})
-    total_points = fields.Integer(
-        required=True, metadata={"description": "Points of the hands he won (R16-R18, R32, R33), without game bonuses"}
+    total_points = _integer("Points of the hands he won (R16-R18, R32, R33), without game bonuses")
+    hands_played = _integer(
+        "Hands he played, in the box or as captain (R8), or as dealer or non-dealer (R28), draws included"
     )
-    hands_played = fields.Integer(
-        required=True,
-        metadata={
-            "description": "Hands he played, in the box or as captain (R8), or as dealer or non-dealer "
-            "(R28), draws included"
-        },
-    )
-    hands_sat_out = fields.Integer(required=True, metadata={"description": "Hands he sat out (R8)"})
-    hands_box = fields.Integer(required=True)
-    hands_captain = fields.Integer(required=True)
-    hands_sitter = fields.Integer(required=True)
-    hands_dealer = fields.Integer(required=True, metadata={"description": "Two-player hands he dealt (R28)"})
-    hands_non_dealer = fields.Integer(required=True, metadata={"description": "Two-player hands he did not deal (R28)"})
-    hands_won = fields.Integer(required=True)
-    hands_won_box = fields.Integer(required=True)
-    hands_won_captain = fields.Integer(required=True)
-    hands_won_dealer = fields.Integer(required=True)
-    hands_won_non_dealer = fields.Integer(required=True)
-    boxes = fields.Integer(required=True, metadata={"description": "Boxes of his two-player hands won (R29)"})
-    gins = fields.Integer(required=True)
-    undercuts_made = fields.Integer(required=True)
-    undercuts_suffered = fields.Integer(required=True)
-    knocks = fields.Integer(required=True)
+    hands_sat_out = _integer("Hands he sat out (R8)")
+    hands_box = _integer()
+    hands_captain = _integer()
+    hands_sitter = _integer()
+    hands_dealer = _integer("Two-player hands he dealt (R28)")
+    hands_non_dealer = _integer("Two-player hands he did not deal (R28)")
+    hands_won = _integer()
+    hands_won_box = _integer()
+    hands_won_captain = _integer()
+    hands_won_dealer = _integer()
+    hands_won_non_dealer = _integer()
+    boxes = _integer("Boxes of his two-player hands won (R29)")
+    gins = _integer()
+    undercuts_made = _integer()
+    undercuts_suffered = _integer()
+    knocks = _integer()
     average_knocker_deadwood = fields.Float(
         required=True, allow_none=True, metadata={"description": "Over his knocks entered by cards"}
     )
     average_points_per_hand_won = fields.Float(required=True, allow_none=True)
-    current_streak = fields.Integer(required=True)
-    longest_streak = fields.Integer(required=True)
+    current_streak = _integer()
+    longest_streak = _integer()
     rating = fields.Nested(
         RatingSchema,
         required=True,
