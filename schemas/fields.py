@@ -7,9 +7,10 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, utils, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from referee import Card, CardSyntaxError, Role, parse_card
+from referee import Card, Role
+from schemas.readers import read_card
 
 MAX_ID = 2147483647
 KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, so never knocks
@@ -45,40 +46,7 @@ class CardField(fields.Field):
         return None if value is None else str(value)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
-        try:
-            return parse_card(value)
-        except CardSyntaxError:
-            raise ValidationError(not_a_card(value)) from None
-
-
-def not_a_card(value: Any) -> str:
-    return f"{json.dumps(value, ensure_ascii=False)} is not a card (R3)"
-
-
-class CardList(fields.List):
-    """A list of :class:`CardField` items, read in one pass: the same contract,
-    the same errors (``{index: [message]}``) as ``fields.List(CardField())``,
-    for one field call per list instead of one per card (a hand's 20 cards,
-    an import's hundreds of thousands)."""
-
-    def __init__(self, inner: CardField, **kwargs: Any) -> None:
-        if not isinstance(inner, CardField):
-            raise TypeError("a CardList's items are a CardField")
-        super().__init__(inner, **kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any | None]:
-        if not utils.is_collection(value):
-            raise self.make_error("invalid")
-        result: list[Any | None] = []
-        errors: dict[int, list[str]] = {}
-        for i, each in enumerate(value):
-            try:
-                result.append(parse_card(each))
-            except CardSyntaxError:
-                errors[i] = [str(self.inner.error_messages["null"]) if each is None else not_a_card(each)]
-        if errors:
-            raise ValidationError(errors, valid_data=result)
-        return result
+        return read_card(value)
 
 
 class Name(fields.String):
@@ -177,6 +145,24 @@ class BuiltSchema(Schema):
         if self.many if many is None else many:
             return [self.build(each) for each in obj]
         return self.build(obj)
+
+
+class ParsedSchema(Schema):
+    """A shape that one function loads (:meth:`parse`), errors and all, in
+    marshmallow's messages (:mod:`schemas.readers`): for one object, and for
+    each one nested in another schema alike. Its fields describe the shape
+    (the spec is made from them) and are never loaded."""
+
+    def parse(self, data: Any) -> Any:
+        """One object, loaded; raises ``ValidationError`` with what is wrong."""
+        raise NotImplementedError
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
+        """As ``Schema.load``: :meth:`parse` of the object (a parsed shape is
+        loaded whole, one at a time)."""
+        if many or partial or unknown not in (None, RAISE):
+            raise ValueError(f"{type(self).__name__} is loaded whole, one object at a time")
+        return self.parse(data)
 
 
 def dump_int(value: Any) -> int | None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
-from referee import Card, CardSyntaxError, parse_card
 from schemas.fields import (
     KNOCKERS,
     MODES,
@@ -16,7 +15,7 @@ from schemas.fields import (
     STATUSES,
     BuiltSchema,
     CardField,
-    CardList,
+    ParsedSchema,
     Text,
     dump_bool,
     dump_datetime,
@@ -25,6 +24,21 @@ from schemas.fields import (
     id_field,
 )
 from schemas.pages import PageSchema
+from schemas.readers import (
+    MISSING,
+    NULL,
+    nullable,
+    read_boolean,
+    read_card,
+    read_cards,
+    read_integer,
+    read_integer_in,
+    read_list,
+    read_nested,
+    read_object,
+    read_string,
+    read_with,
+)
 from schemas.rulings import Dumped, RulingSchema, served_ruling
 
 _DECLARED = "absent or null: undeclared (the referee arranges it, R24); []: declared empty (R22)"
@@ -58,7 +72,7 @@ def card_field(*, metadata: dict[str, Any] | None = None, **kwargs: Any) -> Card
     return field
 
 
-def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> CardList:
+def hand_cards(least: int, most: int, description: str, example: str, **kwargs: Any) -> fields.List:
     """``least`` to ``most`` cards, all different: the referee checks both (R21)."""
     metadata = {
         "description": description,
@@ -67,12 +81,12 @@ def hand_cards(least: int, most: int, description: str, example: str, **kwargs: 
         "uniqueItems": True,
         "example": example.split(),
     }
-    return CardList(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
+    return fields.List(card_field(), validate=validate.Length(max=52), metadata=metadata, **kwargs)
 
 
 def declared_melds(example: str, *, metadata: dict[str, Any] | None = None) -> fields.List:
     """Melds as declared; ``example`` separates them with ``|``."""
-    meld = CardList(
+    meld = fields.List(
         card_field(), validate=validate.Length(max=13), metadata={"minItems": 3, "maxItems": 10, "uniqueItems": True}
     )
     return fields.List(
@@ -94,9 +108,9 @@ class LayoffInSchema(Schema):
     )
 
 
-class KnockerHandSchema(BuiltSchema):
-    """The knocker's hand by cards: loaded from any spelling of R3, built
-    canonical by :func:`knocker_hand_dict`."""
+class KnockerHandSchema(BuiltSchema, ParsedSchema):
+    """The knocker's hand by cards: loaded from any spelling of R3 by
+    :func:`read_knocker_hand`, built canonical by :func:`knocker_hand_dict`."""
 
     cards = hand_cards(
         10,
@@ -115,10 +129,13 @@ class KnockerHandSchema(BuiltSchema):
     def build(self, hand: dict[str, Any]) -> dict[str, Any]:
         return knocker_hand_dict(hand)
 
+    def parse(self, data: Any) -> dict[str, Any]:
+        return read_knocker_hand(data)
 
-class DefenderHandSchema(BuiltSchema):
-    """The defender's hand by cards: loaded from any spelling of R3, built
-    canonical by :func:`defender_hand_dict`."""
+
+class DefenderHandSchema(BuiltSchema, ParsedSchema):
+    """The defender's hand by cards: loaded from any spelling of R3 by
+    :func:`read_defender_hand`, built canonical by :func:`defender_hand_dict`."""
 
     cards = hand_cards(10, 10, "The defender's 10 cards (R21)", KNOCK_10["defender"][0], required=True)
     melds = declared_melds(KNOCK_10["defender"][1], metadata={"description": "Declared melds, " + _DECLARED})
@@ -132,6 +149,9 @@ class DefenderHandSchema(BuiltSchema):
 
     def build(self, hand: dict[str, Any]) -> dict[str, Any]:
         return defender_hand_dict(hand)
+
+    def parse(self, data: Any) -> dict[str, Any]:
+        return read_defender_hand(data)
 
 
 def knocker_hand_dict(hand: dict[str, Any]) -> dict[str, Any]:
@@ -179,117 +199,6 @@ _FORMS: list[dict[str, Any]] = [
 ]
 
 
-class _NotCommon(Exception):  # noqa: N818 - not an error: the schema loads it
-    """Not one of the three forms exactly: the schema loads it."""
-
-
-_KNOCKERS = frozenset([*KNOCKERS, *SEATS])  # as the knocker field takes them: box, captain; dealer, non_dealer (R28)
-_KNOCKER_HAND_KEYS = frozenset(["cards", "melds", "discard"])
-_DEFENDER_HAND_KEYS = frozenset(["cards", "melds", "layoffs"])
-_CARDS_INPUT_KEYS = frozenset(["knocker", "knocker_hand", "defender_hand"])
-_COUNTS_INPUT_KEYS = frozenset(["knocker", "knocker_deadwood_count", "defender_deadwood_count"])
-_LAYOFF_KEYS = frozenset(["card", "meld"])
-
-
-def hand_input_at_once(value: Any) -> dict[str, Any] | None:
-    """A hand's input as :class:`HandInSchema` loads it, when it is one of its
-    three forms exactly (R21, R25, R12), every card a string R3 reads; None
-    for anything else, which the schema then loads, or names what is wrong
-    with (a property test holds the two equal)."""
-    try:
-        return _load_input(value)
-    except _NotCommon:
-        return None
-
-
-def _knocker(value: Any) -> str:
-    if type(value) is str and value in _KNOCKERS:
-        return value
-    raise _NotCommon
-
-
-def _card(value: Any) -> Card:
-    if type(value) is not str:
-        raise _NotCommon
-    try:
-        return parse_card(value)
-    except CardSyntaxError:
-        raise _NotCommon from None
-
-
-def _cards(value: Any, most: int) -> list[Card]:
-    if type(value) is not list or len(value) > most:
-        raise _NotCommon
-    return [_card(c) for c in value]
-
-
-def _melds(value: Any) -> list[list[Card]] | None:
-    if value is None:
-        return None
-    if type(value) is not list or len(value) > 10:
-        raise _NotCommon
-    return [_cards(meld, 13) for meld in value]
-
-
-def _layoffs(value: Any) -> list[dict[str, Any]] | None:
-    if value is None:
-        return None
-    if type(value) is not list or len(value) > 10:
-        raise _NotCommon
-    out = []
-    for layoff in value:
-        if type(layoff) is not dict or layoff.keys() != _LAYOFF_KEYS:
-            raise _NotCommon
-        meld = layoff["meld"]
-        if type(meld) is not int or not 0 <= meld <= 51:
-            raise _NotCommon
-        out.append({"card": _card(layoff["card"]), "meld": meld})
-    return out
-
-
-def _load_input(value: Any) -> dict[str, Any]:
-    if type(value) is not dict:
-        raise _NotCommon
-    keys = value.keys()
-    if keys == _CARDS_INPUT_KEYS:
-        knocker, k, d = _knocker(value["knocker"]), value["knocker_hand"], value["defender_hand"]
-        if (
-            type(k) is not dict
-            or type(d) is not dict
-            or "cards" not in k
-            or "cards" not in d
-            or not k.keys() <= _KNOCKER_HAND_KEYS
-            or not d.keys() <= _DEFENDER_HAND_KEYS
-        ):
-            raise _NotCommon
-        discard = k.get("discard")
-        return {
-            "knocker": knocker,
-            "knocker_hand": {
-                "cards": _cards(k["cards"], 52),
-                "melds": _melds(k.get("melds")),
-                "discard": None if discard is None else _card(discard),
-            },
-            "defender_hand": {
-                "cards": _cards(d["cards"], 52),
-                "melds": _melds(d.get("melds")),
-                "layoffs": _layoffs(d.get("layoffs")),
-            },
-        }
-    if keys == _COUNTS_INPUT_KEYS:
-        knocker, k, d = (
-            _knocker(value["knocker"]),
-            value["knocker_deadwood_count"],
-            value["defender_deadwood_count"],
-        )
-        if type(k) is not int or type(d) is not int:
-            raise _NotCommon
-        return {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
-    if len(value) == 1 and value.get("outcome") == "draw":
-        return {"outcome": "draw"}
-    raise _NotCommon
-
-
 _KNOCKER_ROLE = validate.OneOf(KNOCKERS)
 
 
@@ -322,14 +231,14 @@ _SEATING = HandSeatingInSchema()
 _TWO_PLAYER_SEATING = TwoPlayerSeatingInSchema()
 
 
-class SeatingIn(fields.Field):
+def _read_seating(value: Any) -> dict[str, Any]:
     """The seating a hand names: box and captain (R8, and the sitter), or a
     two-player hand's dealer and non_dealer (R28)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, Any]:
-        two = isinstance(value, dict) and ("dealer" in value or "non_dealer" in value)
-        loaded: dict[str, Any] = (_TWO_PLAYER_SEATING if two else _SEATING).load(value)
-        return loaded
+    if value is None:
+        raise ValidationError(NULL)
+    two = isinstance(value, dict) and ("dealer" in value or "non_dealer" in value)
+    loaded: dict[str, Any] = (_TWO_PLAYER_SEATING if two else _SEATING).load(value)
+    return loaded
 
 
 _SEATING_SPEC = {
@@ -352,7 +261,77 @@ _SEATING_SPEC = {
 }
 
 
-class HandInSchema(Schema):
+_KNOCKER_ERROR = f"Must be one of: {', '.join(KNOCKERS)}."  # what knocker_seat says of any other string
+
+#: a layoff's members (R23)
+_LAYOFF = {"card": read_card, "meld": read_integer_in(0, 51)}
+
+
+#: declared melds (R22): null, or at most 10 lists of at most 13 cards (the referee checks the rest)
+read_melds = nullable(read_list(read_cards(13), 10))
+_KNOCKER_HAND = {"cards": read_cards(52), "melds": read_melds, "discard": nullable(read_card)}
+_DEFENDER_HAND = {
+    "cards": read_cards(52),
+    "melds": read_melds,
+    "layoffs": nullable(read_list(read_nested(_LAYOFF, ("card", "meld")), 10)),
+}
+CARDS = ("cards",)
+UNDECLARED = {"melds": None, "discard": None, "layoffs": None}
+
+
+#: the knocker's hand by cards (R21), as :class:`KnockerHandSchema` describes it
+read_knocker_hand = read_nested(_KNOCKER_HAND, CARDS, UNDECLARED)
+#: the defender's hand by cards (R21, R23), as :class:`DefenderHandSchema` describes it
+read_defender_hand = read_nested(_DEFENDER_HAND, CARDS, UNDECLARED)
+
+
+#: a hand's members, in the order their errors are named
+_HAND = {
+    "knocker": read_string(frozenset([*KNOCKERS, *SEATS]), _KNOCKER_ERROR),
+    "knocker_hand": read_knocker_hand,
+    "defender_hand": read_defender_hand,
+    "upcard": read_card,
+    "big_gin": read_boolean,
+    "knocker_deadwood_count": read_integer,
+    "defender_deadwood_count": read_integer,
+    "outcome": read_string(("draw",), "Must be one of: draw."),
+    "seating": _read_seating,
+}
+
+
+def _one_mode(data: dict[str, Any]) -> None:
+    """One of the three forms (R21, R25, R12), whole."""
+    errors: dict[str, list[str]] = {}
+    if "outcome" in data:
+        for name in ("knocker", *_CARDS_FIELDS, *_COUNT_FIELDS, "upcard", "big_gin"):
+            if name in data:
+                errors[name] = ["a draw has no knocker, hands or counts (R12)"]
+    else:
+        if "knocker" not in data:
+            errors["knocker"] = [MISSING]
+        counts = any(n in data for n in _COUNT_FIELDS)
+        cards = any(n in data for n in _CARDS_FIELDS)
+        if counts and cards:
+            for name in _COUNT_FIELDS:
+                if name in data:
+                    errors[name] = ["give the hands' cards or the counts, not both"]
+        wanted = _COUNT_FIELDS if counts else _CARDS_FIELDS
+        for name in wanted:
+            if name not in data:
+                errors.setdefault(name, [MISSING])
+    if errors:
+        raise ValidationError(errors)
+
+
+def read_hand(value: Any, readers: dict[str, Any] = _HAND) -> dict[str, Any]:
+    """A hand's body as :class:`HandInSchema` describes it: its members read,
+    then its form checked whole."""
+    data = read_object(value, readers)
+    _one_mode(data)
+    return data
+
+
+class HandInSchema(ParsedSchema):
     """One of: cards (`knocker`, `knocker_hand`, `defender_hand`); counts
     (`knocker`, `knocker_deadwood_count`, `defender_deadwood_count`, R25); or
     `{"outcome": "draw"}` (R12). Any of them may name the `seating` it was
@@ -392,7 +371,7 @@ class HandInSchema(Schema):
         strict=True, metadata={"description": "R25: after layoffs, 0 to 100", "minimum": 0, "maximum": 100}
     )
     outcome = fields.String(validate=validate.OneOf(["draw"]), metadata={"description": "draw (R12)"})
-    seating = SeatingIn(
+    seating = fields.Raw(
         metadata={
             **_SEATING_SPEC,
             "description": "The players the hand was played by (R11; dealer and non_dealer, R28): when the "
@@ -401,55 +380,8 @@ class HandInSchema(Schema):
         },
     )
 
-    @validates_schema
-    def _one_mode(self, data: dict[str, Any], **kwargs: Any) -> None:
-        errors: dict[str, list[str]] = {}
-        if "outcome" in data:
-            for name in ("knocker", *_CARDS_FIELDS, *_COUNT_FIELDS, "upcard", "big_gin"):
-                if name in data:
-                    errors[name] = ["a draw has no knocker, hands or counts (R12)"]
-        else:
-            if "knocker" not in data:
-                errors["knocker"] = ["Missing data for required field."]
-            counts = any(n in data for n in _COUNT_FIELDS)
-            cards = any(n in data for n in _CARDS_FIELDS)
-            if counts and cards:
-                for name in _COUNT_FIELDS:
-                    if name in data:
-                        errors[name] = ["give the hands' cards or the counts, not both"]
-            wanted = _COUNT_FIELDS if counts else _CARDS_FIELDS
-            for name in wanted:
-                if name not in data:
-                    errors.setdefault(name, ["Missing data for required field."])
-        if errors:
-            raise ValidationError(errors)
-
-    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
-        """As ``Schema.load``. A hand in one of its three forms exactly, loaded
-        whole by this very schema, is loaded by :func:`hand_input_at_once`,
-        without a field call per member; anything else, errors included,
-        goes through the fields."""
-        if (
-            type(self) is HandInSchema
-            and not (self.many if many is None else many)
-            and not partial
-            and unknown in (None, RAISE)
-            and self.unknown == RAISE
-            and self.only is None
-            and not self.exclude
-        ):
-            seated = type(data) is dict and "seating" in data
-            loaded = hand_input_at_once({k: v for k, v in data.items() if k != "seating"} if seated else data)
-            if loaded is not None and not seated:
-                return loaded
-            if loaded is not None:
-                try:
-                    seating = data["seating"]
-                    two = type(seating) is dict and "dealer" in seating
-                    return {**loaded, "seating": (_TWO_PLAYER_SEATING if two else _SEATING).load(seating)}
-                except ValidationError:
-                    pass  # the fields below name it, with its path
-        return super().load(data, many=many, partial=partial, unknown=unknown)
+    def parse(self, data: Any) -> dict[str, Any]:
+        return read_hand(data)
 
 
 MAX_REASON = 500
@@ -463,6 +395,13 @@ class HandCorrectionSchema(HandInSchema):
         json_schema = {"oneOf": [{**form, "maxProperties": form["maxProperties"] + 1} for form in _FORMS]}
 
     reason = Text(MAX_REASON, metadata={"description": "Why the hand is corrected (kept in its revisions)"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._readers = {**_HAND, "reason": read_with(self.fields["reason"])}
+
+    def parse(self, data: Any) -> dict[str, Any]:
+        return read_hand(data, self._readers)
 
 
 class ReasonArgsSchema(Schema):

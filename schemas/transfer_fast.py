@@ -22,7 +22,7 @@ from typing import Any
 from marshmallow import ValidationError, utils
 
 from schemas.fields import KNOCKERS, MAX_ID, MODES, REVISION_ACTIONS
-from schemas.hands import hand_input_at_once
+from schemas.hands import read_hand
 from schemas.transfer import GAME_SCHEMAS, GameImportSchemaV1, _Hand, _Revision, roles_at_once, scores_at_once
 
 _GAME_V1 = GAME_SCHEMAS[1]()
@@ -100,12 +100,12 @@ def _scores(value: Any) -> dict[str, int]:
 
 
 def load_input(value: Any) -> dict[str, Any]:
-    """A hand's input as ``HandInSchema`` loads it, in one of its three forms
-    exactly; raises :class:`_UnusualError` otherwise."""
-    loaded = hand_input_at_once(value)
-    if loaded is None:
-        raise _UnusualError
-    return loaded
+    """A hand's input as ``HandInSchema`` loads it (``read_hand``); raises
+    :class:`_UnusualError` when it is wrong (the schema then names what is)."""
+    try:
+        return read_hand(value)
+    except ValidationError:
+        raise _UnusualError from None
 
 
 def _knocker(value: Any) -> str | None:

@@ -10,7 +10,6 @@ import copy
 import json
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError
@@ -388,21 +387,3 @@ def test_two_json_values_compared_as_texts_are_identical_exactly_when_member_by_
     assert _identical(a, b) == _same_members(a, b)
     if same:
         assert _identical(a, b)
-
-
-def test_hand_in_schema_loads_the_three_forms_at_once_and_the_rest_through_its_fields(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A hand's write and an import load a hand in one of its forms exactly
-    without marshmallow's field calls; anything else is the fields' to load."""
-    by_cards = {"knocker": "box", "knocker_hand": {"cards": ["th", "AS"]}, "defender_hand": {"cards": ["2C"]}}
-    by_fields = Schema.load(HandInSchema(), copy.deepcopy(by_cards))
-    through: list[Any] = []
-    load = Schema.load
-    monkeypatch.setattr(Schema, "load", lambda self, *a, **k: through.append(a) or load(self, *a, **k))
-    assert HandInSchema().load(copy.deepcopy(by_cards)) == by_fields
-    assert HandInSchema().load({"outcome": "draw"}) == {"outcome": "draw"}
-    assert through == []
-    with pytest.raises(ValidationError) as err:
-        HandInSchema().load({"knocker": "sitter", "knocker_deadwood_count": 3, "defender_deadwood_count": 9})
-    assert "knocker" in err.value.messages and len(through) == 1
