@@ -71,16 +71,16 @@ from referee.stats import game_figures, two_player_game_figures
 from referee.two_player import Seat, Seating, TwoPlayerHand, TwoPlayerState
 from schemas.hands import HandInSchema, defender_hand_dict, knocker_hand_dict
 from schemas.numbers import NotUtf8Error, NumberOutOfRangeError
+from schemas.readers import Shape
 from schemas.rulings import count_ruling_dict, draw_ruling_dict, ruling_dict, step_dicts
 from schemas.transfer import (
-    GAME_SCHEMAS,
-    CutthroatGameImportSchema,
+    CUTTHROAT_GAME,
+    GAME_SHAPES,
+    TWO_PLAYER_GAME,
     GameReader,
-    TwoPlayerGameImportSchema,
     is_cutthroat_game,
     is_two_player_game,
 )
-from schemas.transfer_fast import load_game
 
 K = TypeVar("K", Role, Seat)  # who knocked: a three-handed hand's role, a two-player hand's seat
 S = TypeVar("S", Score, HandScore)
@@ -292,9 +292,6 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
         if player["id"] in known:
             raise invalid(f"players[{i}].id", f"player id {player['id']} appears twice")
         known.add(player["id"])
-    schema = GAME_SCHEMAS[doc["format_version"]]()
-    two_player_schema = TwoPlayerGameImportSchema()
-    cutthroat_schema = CutthroatGameImportSchema()
     games = []
     given = doc["games"]
     reader = GameReader()
@@ -302,33 +299,37 @@ def judge_league(doc: dict[str, Any]) -> ImportedLeague:
     for i in range(len(given)):
         field = f"games[{i}]"
         text, given[i] = given[i], None  # let each game's document go once it is judged
-        # The common shape of a game, read and loaded at once; anything else, or
-        # anything wrong with it, is read and loaded again the way that names it.
+        # A game read as fast as it comes (msgspec); anything wrong with it is
+        # read again the way that names it (a number's path) and loaded again.
         decoded = reader.decoded(text)
-        fast = None if version >= 3 and is_two_player_game(decoded) else load_game(decoded, version)
-        if fast is not None:
+        if decoded is not None:
             try:
-                games.append(judge_game(fast, decoded, known, field))
+                games.append(judge_game(_game_shape(decoded, version).load(decoded), decoded, known, field))
                 continue
-            except (Problem, RefereeError):
+            except (ValidationError, Problem, RefereeError):
                 pass
-        del decoded, fast
+        del decoded
         try:
             raw = reader.read(text, field)
         except (NumberOutOfRangeError, NotUtf8Error):
             raise
         except ValueError:
             raise Problem(400, "the request body is not valid JSON", type=MALFORMED_JSON) from None
-        loader = schema
-        if version >= 3 and is_two_player_game(raw):
-            loader = cutthroat_schema if is_cutthroat_game(raw) else two_player_schema
         try:
-            game = loader.load(raw)
+            game = _game_shape(raw, version).load(raw)
         except ValidationError as err:
             raise refused(err.messages, field) from None
         games.append(judge_game(game, raw, known, field))
     players = [(p["id"], p["name"]) for p in doc["players"]]
     return ImportedLeague(doc["league"]["name"], players, games, doc["league"]["visibility"])
+
+
+def _game_shape(game: Any, version: int) -> Shape:
+    """The shape a document's game (as given) is read by: by the document's
+    format, and from format 3 by the preset its rules name (R27, R36)."""
+    if version >= 3 and is_two_player_game(game):
+        return CUTTHROAT_GAME if is_cutthroat_game(game) else TWO_PLAYER_GAME
+    return GAME_SHAPES[version]
 
 
 def _refuted(err: HistoryError, field: str) -> Problem:

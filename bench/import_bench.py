@@ -52,7 +52,7 @@ revision given as its hand's input is neither loaded nor judged again; the
 rest of the growth is the larger document parsed and its revisions loaded.
 
 Since the games stay as their text until each is judged, and a game of an
-export's shape is read by msgspec and loaded in one pass (schemas.transfer_fast),
+export's shape is read by msgspec and loaded in one pass (then by schemas.transfer_fast),
 with the cyclic garbage collector paused (runs of 2026-12-02, load average
 about 1):
 

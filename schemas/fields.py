@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from referee import Card, Role
-from schemas.readers import read_card
+from schemas.readers import read_card, read_instant
 
 MAX_ID = 2147483647
 KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, so never knocks
@@ -113,13 +112,7 @@ class UTCDateTime(fields.AwareDateTime):
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
-        when = super()._deserialize(value, attr, data, **kwargs)
-        try:
-            return when.astimezone(UTC)
-        except OverflowError:
-            raise ValidationError(
-                f"{json.dumps(value)} is out of range: in UTC it must fall within years 1 to 9999"
-            ) from None
+        return read_instant(value)
 
 
 # --- the shapes whose JSON one function builds, and what those functions share ---

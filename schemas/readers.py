@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from marshmallow import ValidationError, fields
@@ -27,6 +28,8 @@ NOT_A_STRING = "Not a valid string."
 NOT_AN_INTEGER = "Not a valid integer."
 NOT_A_BOOLEAN = "Not a valid boolean."
 NOT_A_LIST = "Not a valid list."
+NOT_A_MAPPING = "Not a valid mapping type."
+NOT_A_DATETIME = "Not a valid datetime."
 
 Reader = Callable[[Any], Any]
 
@@ -76,13 +79,87 @@ def read_nested(
     return read
 
 
+def not_null(read: Reader) -> Reader:
+    """``read``, with null refused."""
+
+    def read_given(value: Any) -> Any:
+        if value is None:
+            raise ValidationError(NULL)
+        return read(value)
+
+    return read_given
+
+
+def read_raw(value: Any) -> Any:
+    """Any value but null, as given (the caller compares it)."""
+    if value is None:
+        raise ValidationError(NULL)
+    return value
+
+
+def read_mapping(value: Any) -> dict[str, Any]:
+    """An object, as given (a copy)."""
+    if type(value) is not dict:
+        raise ValidationError(NULL if value is None else NOT_A_MAPPING)
+    return dict(value)
+
+
+def read_instant(value: Any) -> datetime:
+    """An ISO 8601 date-time (``datetime.fromisoformat``), UTC when it names
+    no offset, in UTC: what :class:`~schemas.fields.UTCDateTime` loads."""
+    if value is None:
+        raise ValidationError(NULL)
+    try:
+        when = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    except (TypeError, AttributeError, ValueError):
+        raise ValidationError(NOT_A_DATETIME) from None
+    if when.utcoffset() is None:
+        when = when.replace(tzinfo=UTC)
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        raise ValidationError(
+            f"{json.dumps(value)} is out of range: in UTC it must fall within years 1 to 9999"
+        ) from None
+
+
+class Shape:
+    """An object every member of which is required, read by ``readers``;
+    ``check`` looks at it whole once every member is right."""
+
+    def __init__(self, readers: Mapping[str, Reader], check: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.readers = dict(readers)
+        self.check = check
+
+    def load(self, value: Any) -> dict[str, Any]:
+        """The object read (errors as :func:`read_object` names them)."""
+        data = read_object(value, self.readers, self.readers)
+        if self.check is not None:
+            try:
+                self.check(data)
+            except ValidationError as err:  # named by the member it is of, as a schema's validator is
+                if isinstance(err.messages, dict):
+                    raise
+                raise ValidationError({err.field_name: err.messages}) from None
+        return data
+
+    def but(self, check: Callable[[dict[str, Any]], None] | None = None, **readers: Reader) -> Shape:
+        """This shape with other readers for some members (and another check, if given)."""
+        return Shape({**self.readers, **readers}, self.check if check is None else check)
+
+
+def member(shape: Shape) -> Reader:
+    """A shape within another (not null)."""
+    return not_null(shape.load)
+
+
 def nullable(read: Reader) -> Reader:
     """``read``, with null read as None."""
     return lambda value: None if value is None else read(value)
 
 
-def read_list(read_item: Reader, most: int) -> Reader:
-    """A list of at most ``most`` items, each read by ``read_item``."""
+def read_list(read_item: Reader, most: int | None = None, equal: int | None = None) -> Reader:
+    """A list of at most ``most`` items (or of exactly ``equal``), each read by ``read_item``."""
 
     def read(value: Any) -> list[Any]:
         if type(value) is not list:
@@ -96,8 +173,10 @@ def read_list(read_item: Reader, most: int) -> Reader:
                 errors[i] = err.messages
         if errors:
             raise ValidationError(errors)
-        if len(out) > most:
+        if most is not None and len(out) > most:
             raise ValidationError(f"Longer than maximum length {most}.")
+        if equal is not None and len(out) != equal:
+            raise ValidationError(f"Length must be {equal}.")
         return out
 
     return read

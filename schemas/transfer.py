@@ -4,8 +4,9 @@ Every member of the document is declared and typed here; an unknown member
 is refused. The shape is all a schema checks: what the document says about
 the play (rulings, seatings, scores, winners) is checked against the rules by
 ``api.judging.judge_league``. The document's games are loaded one at a time
-(:class:`GameImportSchema`), so that a large import never holds two copies of
-all its hands.
+(:data:`GAME_SHAPES`: read by :mod:`schemas.readers`, the shapes of a game
+are described here once, by their readers), so that a large import never
+holds two copies of all its hands.
 """
 
 from __future__ import annotations
@@ -32,55 +33,60 @@ from schemas.fields import (
     id_field,
     visibility_field,
 )
-from schemas.hands import MAX_REASON, HandInSchema
+from schemas.hands import MAX_REASON, read_hand
 from schemas.numbers import NumberOutOfRangeError, check_utf8, loads, utf8_text
+from schemas.readers import (
+    Reader,
+    Shape,
+    member,
+    not_null,
+    nullable,
+    read_instant,
+    read_integer_in,
+    read_list,
+    read_mapping,
+    read_raw,
+    read_string,
+    read_with,
+)
 from schemas.rules import PresetRulesInSchema, RulesSchema
 
 _SHORT = 12  # a card, role or outcome is shorter; a name or date-time may not be
 _ROLE = validate.OneOf(["box", "captain"])
-_PLAYER_KEY = validate.Regexp(r"^[1-9][0-9]{0,9}$", error="{input!r} is not a player id")
 # POST /games takes a cut's keys as any digits naming a player (e.g. "07"), and keeps them.
 _CUT_KEY = validate.Regexp(r"^[0-9]{1,12}$", error="{input!r} is not a player id")
 
 
-class _Roles(Schema):
-    box = id_field(required=True)
-    captain = id_field(required=True)
-    sitter = id_field(required=True)
+_PLAYER_ID = re.compile(r"[1-9][0-9]{0,9}\Z")  # \Z: not before a final line break, as $ would
+_PLAYER_KEY_CHECK = validate.Regexp(_PLAYER_ID, error="{input!r} is not a player id")
+_ID = read_integer_in(1, MAX_ID)
+_COUNT = read_integer_in(0, MAX_ID)
 
 
-class _RolesField(fields.Nested):
-    """``Nested(_Roles)``, with its most common value read in one step: an
-    object of exactly the three roles, each a player id, is what the schema
-    would load; anything else goes to the schema, for its errors. An import
-    reads two seatings a hand."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(_Roles, **kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
-        if not partial:
-            roles = roles_at_once(value)
-            if roles is not None:
-                return roles
-        return super()._deserialize(value, attr, data, partial=partial, **kwargs)
+def _one_of(options: list[str]) -> Reader:
+    return read_string(frozenset(options), f"Must be one of: {', '.join(options)}.")
 
 
-def roles_at_once(value: Any) -> dict[str, int] | None:
-    """A seating, when it is exactly the three roles, each a player id, as
-    ``Nested(_Roles)`` loads it; None for anything else."""
-    if type(value) is dict and len(value) == 3:
-        box, captain, sitter = value.get("box"), value.get("captain"), value.get("sitter")
-        if (
-            type(box) is int
-            and type(captain) is int
-            and type(sitter) is int
-            and 0 < box <= MAX_ID
-            and 0 < captain <= MAX_ID
-            and 0 < sitter <= MAX_ID
-        ):
-            return {"box": box, "captain": captain, "sitter": sitter}
-    return None
+def read_scores(value: Any) -> dict[str, int]:
+    """Points by player id: ``{"17": 26}``, each key a player id, each value a count."""
+    scores = read_mapping(value)
+    for key, points in scores.items():
+        if type(points) is not int or not 0 <= points <= MAX_ID or not _PLAYER_ID.match(key):
+            break
+    else:
+        return scores
+    errors: dict[str, dict[str, Any]] = {}
+    for key in scores:
+        try:
+            _PLAYER_KEY_CHECK(key)
+        except ValidationError as err:
+            errors.setdefault(key, {})["key"] = err.messages
+    for key, points in scores.items():
+        try:
+            _COUNT(points)
+        except ValidationError as err:
+            errors.setdefault(key, {})["value"] = err.messages
+    raise ValidationError(errors)
 
 
 class _Rules(RulesSchema):
@@ -100,78 +106,55 @@ def _not_before(data: dict[str, Any], later: str, earlier: str, event: str) -> N
         raise ValidationError(f"{when.isoformat()} is before {event} ({data[earlier].isoformat()})", later)
 
 
-class _Hand(Schema):
-    number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
-    mode = fields.String(required=True, validate=validate.OneOf(["cards", "counts", "draw"]))
-    seating: fields.Field = _RolesField(required=True)
-    knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
-    input = fields.Nested(HandInSchema, required=True)
-    # Compared member by member with the referee's ruling of the input.
-    ruling = fields.Raw(required=True)
-    recorded_at = UTCDateTime(required=True)
-    corrected_at = UTCDateTime(required=True, allow_none=True)
-
-    @validates_schema
-    def _corrected_after_recorded(self, data: dict[str, Any], **kwargs: Any) -> None:
-        _not_before(data, "corrected_at", "recorded_at", "the hand was recorded")
+def _corrected_after_recorded(data: dict[str, Any]) -> None:
+    _not_before(data, "corrected_at", "recorded_at", "the hand was recorded")
 
 
-_FAST_PLAYER_KEY = re.compile(r"[1-9][0-9]{0,9}")
+#: the three roles of a three-handed hand (R8)
+THREE_ROLES = Shape({"box": _ID, "captain": _ID, "sitter": _ID})
+#: a two-player hand's dealer and non-dealer (R28)
+SEATING = Shape({"dealer": _ID, "non_dealer": _ID})
+#: a cutthroat hand's dealer and non-dealer, and the player who sits it out (R36)
+CUTTHROAT_SEATING = SEATING.but(sitter=_ID)
+_KNOCKER = nullable(_one_of(["box", "captain"]))
+_TWO_SEATS = ["dealer", "non_dealer"]  # R28
+_TWO_PLAYER_KNOCKER = nullable(_one_of(_TWO_SEATS))
 
+#: a hand that stands (its input judged again by api.judging)
+HAND = Shape(
+    {
+        "number": _ID,
+        "mode": _one_of(MODES),
+        "seating": member(THREE_ROLES),
+        "knocker": _KNOCKER,
+        "input": not_null(read_hand),
+        "ruling": read_raw,  # compared member by member with the referee's ruling of the input
+        "recorded_at": read_instant,
+        "corrected_at": nullable(read_instant),
+    },
+    _corrected_after_recorded,
+)
 
-class _Scores(fields.Dict):
-    """Points by player id: ``{"17": 26}``. A map whose every key is a
-    player id and every value a count is what the key and value fields would
-    load, and is read in one pass; anything else goes through them, for
-    their errors (an import reads two such maps a revision)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            keys=fields.String(validate=_PLAYER_KEY),
-            values=fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_ID)),
-            **kwargs,
-        )
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[Any, Any]:
-        scores = scores_at_once(value)
-        if scores is not None:
-            return scores
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
-def scores_at_once(value: Any) -> dict[str, int] | None:
-    """Points by player id, when every key is a player id and every value a
-    count, as :class:`_Scores` loads them; None for anything else."""
-    if type(value) is dict and all(
-        type(k) is str and _FAST_PLAYER_KEY.fullmatch(k) and type(v) is int and 0 <= v <= MAX_ID
-        for k, v in value.items()
-    ):
-        return dict(value)
-    return None
-
-
-def _scores(**kwargs: Any) -> fields.Dict:
-    return _Scores(**kwargs)
-
-
-class _Revision(Schema):
-    """One version of a hand (``models.revisions.HandRevision``), without the
-    key that made it: key ids are the exporting server's own."""
-
-    number = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
-    revision = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_ID))
-    action = fields.String(required=True, validate=validate.OneOf(REVISION_ACTIONS))
-    mode = fields.String(required=True, validate=validate.OneOf(MODES))
-    seating: fields.Field = _RolesField(required=True)
-    knocker = fields.String(required=True, allow_none=True, validate=_ROLE)
-    # Loaded with HandInSchema by api.judging, unless given exactly as an input loaded already.
-    input = fields.Dict(required=True)
-    ruling = fields.Raw(required=True)  # compared with the referee's ruling of the input
-    scores = _scores(required=True)
-    game_scores = _scores(required=True)
-    made_at = UTCDateTime(required=True)
-    reason = Text(MAX_REASON, required=True, allow_none=True)
-    dispute = id_field(required=True, allow_none=True)  # the id of one of the game's disputes in the document
+#: one version of a hand (``models.revisions.HandRevision``), without the key
+#: that made it: key ids are the exporting server's own
+REVISION = Shape(
+    {
+        "number": _ID,
+        "revision": _ID,
+        "action": _one_of(REVISION_ACTIONS),
+        "mode": _one_of(MODES),
+        "seating": member(THREE_ROLES),
+        "knocker": _KNOCKER,
+        # loaded with HandInSchema by api.judging, unless given exactly as an input loaded already
+        "input": read_mapping,
+        "ruling": read_raw,  # compared with the referee's ruling of the input
+        "scores": read_scores,
+        "game_scores": read_scores,
+        "made_at": read_instant,
+        "reason": read_with(Text(MAX_REASON, required=True, allow_none=True)),
+        "dispute": nullable(_ID),  # the id of one of the game's disputes in the document
+    }
+)
 
 
 class _Result(Schema):
@@ -204,107 +187,74 @@ class _Dispute(Schema):
         _not_before(data, "resolved_at", "opened_at", "the dispute was opened")
 
 
-class GameImportSchemaV1(Schema):
-    """One game of a document of format 1: its hands, without their record."""
-
-    id = id_field(required=True)  # the game's id in the document; an import gives it a new one
-    played_at = UTCDateTime(required=True)
-    players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
-    cut = fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True, allow_none=True)
-    first_roles: fields.Field = _RolesField(required=True)
-    rules = fields.Nested(_Rules, required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
-    scores = _scores(required=True)
-    winner = id_field(required=True, allow_none=True)
-    hands = fields.List(fields.Nested(_Hand), required=True)
-
-
-class GameImportSchema(GameImportSchemaV1):
-    """One game of the document: its hands that stand, and its whole record."""
-
-    revisions = fields.List(fields.Nested(_Revision), required=True)
-    disputes = fields.List(fields.Nested(_Dispute), required=True)
-
-
-#: the schema of a game, by the document's ``format_version`` (3 adds the games
-#: of the two-player presets, :class:`TwoPlayerGameImportSchema`, and of cutthroat,
-#: :class:`CutthroatGameImportSchema`; its other games are 2's)
-GAME_SCHEMAS: dict[int, type[GameImportSchemaV1]] = {1: GameImportSchemaV1, 2: GameImportSchema, 3: GameImportSchema}
-
-_TWO_SEATS = ["dealer", "non_dealer"]  # R28
-_TWO_SEAT = validate.OneOf(_TWO_SEATS)
-
-
-class _Seating(Schema):
-    """A two-player hand's dealer and non-dealer (R28)."""
-
-    dealer = id_field(required=True)
-    non_dealer = id_field(required=True)
-
-
-class _TwoPlayerHand(_Hand):
-    seating = fields.Nested(_Seating, required=True)
-    knocker = fields.String(required=True, allow_none=True, validate=_TWO_SEAT)
-
-
-class _TwoPlayerRevision(_Revision):
-    seating = fields.Nested(_Seating, required=True)
-    knocker = fields.String(required=True, allow_none=True, validate=_TWO_SEAT)
-
-
 class _TwoPlayerDispute(_Dispute):
-    by = fields.String(required=True, validate=_TWO_SEAT)
-    knocker = fields.String(required=True, allow_none=True, validate=_TWO_SEAT)
+    by = fields.String(required=True, validate=validate.OneOf(_TWO_SEATS))
+    knocker = fields.String(required=True, allow_none=True, validate=validate.OneOf(_TWO_SEATS))
 
 
-class TwoPlayerGameImportSchema(GameImportSchema):
-    """One game of a two-player preset (R27, R28) in a document of format 3:
-    two players, its dealer and non-dealer where a three-handed game has
-    roles, and its rules the preset with every option."""
-
-    players = fields.List(id_field(), required=True, validate=validate.Length(equal=2))
-    first_roles = fields.Nested(_Seating, required=True)
-    rules = fields.Nested(PresetRulesInSchema, required=True)
-    hands = fields.List(fields.Nested(_TwoPlayerHand), required=True)
-    revisions = fields.List(fields.Nested(_TwoPlayerRevision), required=True)
-    disputes = fields.List(fields.Nested(_TwoPlayerDispute), required=True)
-
-    @validates_schema(skip_on_field_errors=True)
-    def _two_player_preset(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if not isinstance(data["rules"], PresetRules):
-            raise ValidationError("a two-player game's rules name its preset (R27)", "rules")
-
-
-class _CutthroatSeating(_Seating):
-    """A cutthroat hand's dealer and non-dealer, and the player who sits it out (R36)."""
-
-    sitter = id_field(required=True)
+#: one game of a document of format 1: its hands, without their record
+GAME_V1 = Shape(
+    {
+        "id": _ID,  # the game's id in the document; an import gives it a new one
+        "played_at": read_instant,
+        "players": read_list(_ID, equal=3),
+        "cut": read_with(
+            fields.Dict(keys=fields.String(validate=_CUT_KEY), values=CardField(), required=True, allow_none=True)
+        ),
+        "first_roles": member(THREE_ROLES),
+        "rules": not_null(_Rules().load),
+        "status": _one_of(["in_progress", "finished"]),
+        "scores": read_scores,
+        "winner": nullable(_ID),
+        "hands": read_list(member(HAND)),
+    }
+)
+#: one game of the document: its hands that stand, and its whole record
+GAME = GAME_V1.but(revisions=read_list(member(REVISION)), disputes=read_list(not_null(_Dispute().load)))
 
 
-class _CutthroatHand(_TwoPlayerHand):
-    seating = fields.Nested(_CutthroatSeating, required=True)
+def _two_player_preset(data: dict[str, Any]) -> None:
+    if not isinstance(data["rules"], PresetRules):
+        raise ValidationError("a two-player game's rules name its preset (R27)", "rules")
 
 
-class _CutthroatRevision(_TwoPlayerRevision):
-    seating = fields.Nested(_CutthroatSeating, required=True)
+def _cutthroat_preset(data: dict[str, Any]) -> None:
+    rules = data["rules"]
+    if not isinstance(rules, PresetRules) or rules.preset is not Preset.CUTTHROAT:
+        raise ValidationError("a cutthroat game's rules name its preset (R36)", "rules")
 
 
-class CutthroatGameImportSchema(TwoPlayerGameImportSchema):
-    """One cutthroat game (R36) in a document of format 3: three players,
-    each seating its dealer, non-dealer and sitter; its knockers, disputes
-    and rules as a two-player preset's (R28: the sitter neither plays nor
-    disputes)."""
+_TWO_PLAYER_HAND = HAND.but(seating=member(SEATING), knocker=_TWO_PLAYER_KNOCKER)
+_TWO_PLAYER_REVISION = REVISION.but(seating=member(SEATING), knocker=_TWO_PLAYER_KNOCKER)
 
-    players = fields.List(id_field(), required=True, validate=validate.Length(equal=3))
-    first_roles = fields.Nested(_CutthroatSeating, required=True)
-    hands = fields.List(fields.Nested(_CutthroatHand), required=True)
-    revisions = fields.List(fields.Nested(_CutthroatRevision), required=True)
+#: one game of a two-player preset (R27, R28) in a document of format 3: two
+#: players, its dealer and non-dealer where a three-handed game has roles, and
+#: its rules the preset with every option
+TWO_PLAYER_GAME = GAME.but(
+    _two_player_preset,
+    players=read_list(_ID, equal=2),
+    first_roles=member(SEATING),
+    rules=not_null(PresetRulesInSchema().load),
+    hands=read_list(member(_TWO_PLAYER_HAND)),
+    revisions=read_list(member(_TWO_PLAYER_REVISION)),
+    disputes=read_list(not_null(_TwoPlayerDispute().load)),
+)
 
-    @validates_schema(skip_on_field_errors=True)
-    def _two_player_preset(self, data: dict[str, Any], **kwargs: Any) -> None:
-        rules = data["rules"]
-        if not isinstance(rules, PresetRules) or rules.preset is not Preset.CUTTHROAT:
-            raise ValidationError("a cutthroat game's rules name its preset (R36)", "rules")
+#: one cutthroat game (R36) in a document of format 3: three players, each
+#: seating its dealer, non-dealer and sitter; its knockers, disputes and rules
+#: as a two-player preset's (R28: the sitter neither plays nor disputes)
+CUTTHROAT_GAME = TWO_PLAYER_GAME.but(
+    _cutthroat_preset,
+    players=read_list(_ID, equal=3),
+    first_roles=member(CUTTHROAT_SEATING),
+    hands=read_list(member(_TWO_PLAYER_HAND.but(seating=member(CUTTHROAT_SEATING)))),
+    revisions=read_list(member(_TWO_PLAYER_REVISION.but(seating=member(CUTTHROAT_SEATING)))),
+)
+
+#: the shape of a game, by the document's ``format_version`` (3 adds the games
+#: of the two-player presets, :data:`TWO_PLAYER_GAME`, and of cutthroat,
+#: :data:`CUTTHROAT_GAME`; its other games are 2's)
+GAME_SHAPES: dict[int, Shape] = {1: GAME_V1, 2: GAME, 3: GAME}
 
 
 def game_preset(game: Any) -> str:
@@ -342,7 +292,7 @@ class _League(Schema):
 
 class LeagueImportSchema(Schema):
     """The document around its games, which stay as given: each is loaded
-    with :class:`GameImportSchema` when it is judged."""
+    by its shape (:data:`GAME_SHAPES`) when it is judged."""
 
     format = fields.String(required=True, validate=validate.Equal("ginref.league"))
     format_version = fields.Integer(strict=True, required=True, validate=validate.OneOf([1, 2, 3]))
@@ -357,7 +307,7 @@ class PlayerMappingSchema(Schema):
     Two of the document's players may not become one (R8)."""
 
     players = fields.Dict(
-        keys=fields.String(validate=_PLAYER_KEY),
+        keys=fields.String(validate=_PLAYER_KEY_CHECK),
         values=fields.Integer(
             strict=True,
             validate=validate.Range(min=1, max=MAX_ID, error="{input} is not a player id"),
@@ -490,10 +440,10 @@ class GameReader:
 
     def decoded(self, game: Any) -> Any:
         """The game as Python values, as fast as they come: by msgspec, whose
-        numbers are not bounded and whose strings are not shared. For the
-        common shape of a game only (``schemas.transfer_fast``): what it does
-        not take is read again by :meth:`read`. None for what msgspec does not
-        read (a number past a double's range): :meth:`read` says why."""
+        numbers are not bounded and whose strings are not shared. A game that
+        does not load or judge from it is read again by :meth:`read`. None for
+        what msgspec does not read (a number past a double's range):
+        :meth:`read` says why."""
         if type(game) is not msgspec.Raw:
             return game
         try:

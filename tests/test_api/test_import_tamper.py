@@ -1163,7 +1163,7 @@ def test_a_ruling_holding_a_lone_surrogate_is_a_422_naming_it_and_writes_nothing
 def test_an_export_as_made_is_read_fast_and_a_tampered_game_again_the_slow_way(
     api: Api, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each game of the common shape is read and loaded at once (schemas.transfer_fast);
+    """Each game is read as fast as it comes (msgspec) and loaded by its shape;
     only a game that is refused is read again, to name what is wrong with it."""
     read_again: list[str] = []
     read = GameReader.read
