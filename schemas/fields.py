@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from referee import Card, Role
-from schemas.readers import read_card, read_instant
+from schemas.readers import read_card, read_instant, spelled_boolean
 
 MAX_ID = 2147483647
 KNOCKERS = [Role.BOX.value, Role.CAPTAIN.value]  # R8: the sitter never plays, so never knocks
@@ -170,21 +170,12 @@ def dump_text(value: Any) -> str | None:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-_TRUTHY, _FALSY = fields.Boolean.truthy, fields.Boolean.falsy
-
-
 def dump_bool(value: Any) -> bool | None:
     """``fields.Boolean``'s dump."""
     if value is None:
         return None
-    try:
-        if value in _TRUTHY:
-            return True
-        if value in _FALSY:
-            return False
-    except TypeError:
-        pass
-    return bool(value)
+    found = spelled_boolean(value)
+    return bool(value) if found is None else found
 
 
 def dump_datetime(value: datetime | None) -> str | None:

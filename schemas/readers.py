@@ -260,19 +260,26 @@ def read_integer_in(least: int, most: int) -> Reader:
 _TRUTHY, _FALSY = fields.Boolean.truthy, fields.Boolean.falsy
 
 
-def read_boolean(value: Any) -> bool:
-    """A boolean as ``fields.Boolean`` reads one (true, false, and the
-    spellings it takes for them)."""
-    if value is None:
-        raise ValidationError(NULL)
+def spelled_boolean(value: Any) -> bool | None:
+    """True or False for the spellings ``fields.Boolean`` takes for them
+    (true, "yes", 1, ...); None for any other value."""
     try:
         if value in _TRUTHY:
             return True
         if value in _FALSY:
             return False
-    except TypeError:
+    except TypeError:  # unhashable
         pass
-    raise ValidationError(NOT_A_BOOLEAN)
+    return None
+
+
+def read_boolean(value: Any) -> bool:
+    """A boolean as ``fields.Boolean`` reads one (true, false, and the
+    spellings it takes for them)."""
+    found = None if value is None else spelled_boolean(value)
+    if found is None:
+        raise ValidationError(NULL if value is None else NOT_A_BOOLEAN)
+    return found
 
 
 def read_with(field: fields.Field) -> Reader:
