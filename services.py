@@ -91,9 +91,16 @@ def add_members(league: League, players: list[int]) -> None:
     league_books.refresh_totals(league.id, new)
 
 
-def _books(game: Game, *, history: bool) -> None:
+def _books(game: Game, *, history: bool, result_was: tuple[str, int | None] | None = None) -> None:
+    """The league's books after ``game`` was replayed; ``result_was``: its
+    status and winner before (a league's streaks move only when those do)."""
     if game.league_id is not None:
-        league_books.game_rewritten(game, history=history)
+        league_books.game_rewritten(game, history=history, result_changed=result_was != _result(game))
+
+
+def _result(game: Game) -> tuple[str, int | None]:
+    """What a league's streaks of games won see of a game: finished or not, and by whom."""
+    return game.status, game.winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +305,7 @@ def correct_hand(
     hands stand, and the game is the fold of its log again. The hand's new
     version joins its revisions, with the key, the reason and the dispute
     that led to it."""
+    result_was = _result(game)
     if game.hollywood:
         before = cast(list[TwoPlayerHand], game.two_player_records())
         hand.set_result(judged.knocker, judged.score, judged.input, judged.ruling, judged.mode)
@@ -317,7 +325,7 @@ def correct_hand(
         replayed = _replayed(game)  # raises GameStateError when the correction strands later hands
         hand.corrected_at = now()
         game.apply(replayed)
-    _books(game, history=True)
+    _books(game, history=True, result_was=result_was)
     add_revision(game.id, hand, "corrected", game.scores, key_id=by, reason=reason, dispute_id=dispute_id)
     add_event(game.id, game.version, "hand_corrected", hand.number)
 
@@ -325,9 +333,10 @@ def correct_hand(
 def undo_last_hand(game: Game, *, by: int | None, reason: str | None = None) -> None:
     """Take back the last hand: it leaves the hands that stand, and stays in
     its revisions as undone."""
+    result_was = _result(game)
     undone = game.hands.pop()
     _rederive(game)
-    _books(game, history=True)
+    _books(game, history=True, result_was=result_was)
     add_revision(game.id, undone, "undone", game.scores, key_id=by, reason=reason)
     add_event(game.id, game.version, "hand_undone", undone.number)
 

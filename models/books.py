@@ -261,15 +261,17 @@ def game_started(game: Game) -> None:
     add_figures("league_player", game.league_id, {row.player_id: row for row in game.figures})
 
 
-def game_rewritten(game: Game, *, history: bool = True) -> None:
+def game_rewritten(game: Game, *, history: bool = True, result_changed: bool = True) -> None:
     """After a full replay of a league game (created, corrected, undone,
-    imported): its players' totals recounted; streaks and ratings stale when
-    its history changed."""
+    imported): its players' totals recounted; ratings stale when its history
+    changed, and streaks too when its result did (finished or not, and by
+    whom: all a streak of games won sees of it)."""
     league = db.session.get(League, game.league_id)
     assert league is not None
     db.session.flush()
     refresh_totals(league.id, game.players)
     if history:
         league.history_version = (league.history_version or 0) + 1
-        league.streaks_stale = True
         league.ratings_stale = True
+        if result_changed:
+            league.streaks_stale = True

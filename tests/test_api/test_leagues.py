@@ -34,6 +34,7 @@ from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
 from models import db
+from models.league import League
 
 BASE = "/api/v1"
 PROBLEM_JSON = "application/problem+json"
@@ -921,6 +922,37 @@ def test_ratings_draws_do_not_rate(api: Api) -> None:
     assert [after[ids[p]]["hands_rated"] for p in "ABCD"] == [1, 1, 1, 0]
     assert after[ids["A"]]["mu"] > 25 > after[ids["B"]]["mu"] == after[ids["C"]]["mu"]
     assert after[ids["D"]] == approx_rating(initial)
+
+
+def test_r26_a_correction_that_leaves_every_result_as_it_was_keeps_the_streaks_and_rerates_the_hands(
+    api: Api, league: Built, app: Flask
+) -> None:
+    """A hand of a finished game made a draw (R12) where the game still ends
+    with the same winner: the streaks of games won cannot have moved, so they
+    are not recounted; the ratings are, and the standings are those of the
+    corrected history (R26: the later hands stand as played)."""
+    index, number = next(
+        (i, n)
+        for i, game in enumerate(league.games)
+        if game.winner is not None
+        for n in range(1, len(game.hands))
+        if game.hands[n - 1][1] != DRAW and game.corrected(n, DRAW).winner == game.winner
+    )
+    before = by_initial(league, api.standings(league.id))
+    api.write("PUT", f"/games/{league.game_ids[index]}/hands/{number}", DRAW.body, league.key, status=200)
+    with app.app_context():
+        row = db.session.get(League, league.id)
+        assert row is not None and (row.streaks_stale, row.ratings_stale) == (False, True)
+    corrected = list(league.games)
+    corrected[index] = league.games[index].corrected(number, DRAW)
+    after = by_initial(league, api.standings(league.id))
+    check_standings(league, list(after.values()), corrected)
+    assert [after[p]["rating"] for p in NAMES] != [before[p]["rating"] for p in NAMES]
+    for p in NAMES:  # the streaks as they were, without a recount
+        assert (after[p]["current_streak"], after[p]["longest_streak"]) == (
+            before[p]["current_streak"],
+            before[p]["longest_streak"],
+        )
 
 
 def test_r26_correcting_an_early_hand_so_another_player_wins_the_game_changes_standings_and_ratings(
