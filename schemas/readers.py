@@ -70,13 +70,7 @@ def read_nested(
     readers: Mapping[str, Reader], required: Collection[str] = (), defaults: Mapping[str, Any] | None = None
 ) -> Reader:
     """An object within another, read as :func:`read_object` reads it (not null)."""
-
-    def read(value: Any) -> dict[str, Any]:
-        if value is None:
-            raise ValidationError(NULL)
-        return read_object(value, readers, required, defaults)
-
-    return read
+    return not_null(lambda value: read_object(value, readers, required, defaults))
 
 
 def not_null(read: Reader) -> Reader:
