@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, select, true, update
+from sqlalchemy import Integer, and_, bindparam, func, insert, select, true, update
 
 from models.database import db, session_connection
 from models.figures import FIGURE_FIELDS, THREE_HANDED, GamePlayer, add_figures
@@ -87,6 +87,7 @@ _RATINGS_STALE = Statement(
 )
 #: the league's flags, with the ratings under ``preset`` of those of ``players`` rated before (none: a
 #: row of flags alone), in one statement: the league's row joined to its players' rating rows
+_PLAYERS = ("player_0", "player_1", "player_2")
 _BOOKS = (
     select(
         _LEAGUES.c.streaks_stale,
@@ -102,7 +103,9 @@ _BOOKS = (
             and_(
                 _RATINGS.c.league_id == _LEAGUES.c.id,
                 _RATINGS.c.preset == bindparam("preset"),
-                _RATINGS.c.player_id.in_(bindparam("players", expanding=True)),
+                # three players at most (R8, R28, R36), absent ones null (which no row matches):
+                # a statement compiled once, not rendered again for each hand as an expanding IN is
+                _RATINGS.c.player_id.in_([bindparam(name, type_=Integer) for name in _PLAYERS]),
             ),
         )
     )
@@ -143,7 +146,9 @@ def hand_added(
     assert game.league_id is not None
     league_id = int(game.league_id)
     preset, players = _rated(game, record)
-    rows = session_connection().execute(_BOOKS, {"league_id": league_id, "preset": preset, "players": players}).all()
+    given: list[int | None] = [*players, None, None, None]
+    params = {"league_id": league_id, "preset": preset, **dict(zip(_PLAYERS, given, strict=False))}
+    rows = session_connection().execute(_BOOKS, params).all()
     assert rows  # the league's row, with its players' rating rows if any
     streaks_stale, ratings_stale, rated_through = rows[0][:3]
     add_figures("league_player", league_id, delta)
