@@ -180,27 +180,58 @@ def _rated(game: GameView, record: HandRecord | TwoPlayerHand | CutthroatHand) -
     return preset, [int(record.seating.dealer), int(record.seating.non_dealer)]
 
 
-def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
-    """Each player's streak after the game ``winner`` won; False, and nothing
-    changed, when a game finished out of played_at order (the next read recounts)."""
-    rows = list(
-        db.session.scalars(
-            select(LeaguePlayer).where(
-                LeaguePlayer.league_id == league_id, LeaguePlayer.player_id.in_([int(p) for p in game.players])
-            )
-        )
+_MEMBERS = LeaguePlayer.__table__
+#: the streaks of a finished game's players (three at most, R8, R28, R36; absent ones null)
+_STREAKS = Statement(
+    select(
+        _MEMBERS.c.player_id,
+        _MEMBERS.c.current_streak,
+        _MEMBERS.c.longest_streak,
+        _MEMBERS.c.streak_played_at,
+        _MEMBERS.c.streak_game_id,
+    ).where(
+        _MEMBERS.c.league_id == bindparam("league_id"),
+        _MEMBERS.c.player_id.in_([bindparam(name, type_=Integer) for name in _PLAYERS]),
     )
+)
+_SET_STREAK = Statement(
+    update(_MEMBERS)
+    .where(_MEMBERS.c.league_id == bindparam("b_league_id"), _MEMBERS.c.player_id == bindparam("b_player_id"))
+    .values(
+        current_streak=bindparam("b_current", type_=Integer),
+        longest_streak=bindparam("b_longest", type_=Integer),
+        streak_played_at=bindparam("b_played_at", type_=_MEMBERS.c.streak_played_at.type),
+        streak_game_id=bindparam("b_game_id", type_=Integer),
+    )
+)
+
+
+def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
+    """Each player's streak after the game ``winner`` won, in two Core
+    statements; False, and nothing changed, when a game finished out of
+    played_at order (the next read recounts)."""
+    given: list[int | None] = [*(int(p) for p in game.players), None, None, None]
+    rows = _STREAKS.all({"league_id": league_id, **dict(zip(_PLAYERS, given, strict=False))})
+    if any(
+        row["streak_played_at"] is not None
+        and (row["streak_played_at"], row["streak_game_id"] or 0) >= (game.played_at, game.id)
+        for row in rows
+    ):
+        return False
+    changed = []
     for row in rows:
-        if row.streak_played_at is not None and (row.streak_played_at, row.streak_game_id or 0) >= (
-            game.played_at,
-            game.id,
-        ):
-            return False
-    for row in rows:
-        won = row.player_id == winner
-        row.current_streak = row.current_streak + 1 if won else 0
-        row.longest_streak = max(row.longest_streak, row.current_streak)
-        row.streak_played_at, row.streak_game_id = game.played_at, game.id
+        current = row["current_streak"] + 1 if row["player_id"] == winner else 0
+        changed.append(
+            {
+                "b_league_id": league_id,
+                "b_player_id": row["player_id"],
+                "b_current": current,
+                "b_longest": max(row["longest_streak"], current),
+                "b_played_at": game.played_at,
+                "b_game_id": game.id,
+            }
+        )
+    _SET_STREAK.execute_many(changed)
     return True
 
 

@@ -138,6 +138,10 @@ class Statement:
         """Run it (a SELECT, by the Core); its one row by column key, or None."""
         return session_connection().execute(self.statement, params).mappings().one_or_none()
 
+    def all(self, params: dict[str, Any]) -> list[RowMapping]:
+        """Run it (a SELECT, by the Core); its rows by column key."""
+        return list(session_connection().execute(self.statement, params).mappings())
+
 
 def runs_as_text(statement: Statement, connection: Connection, keys: frozenset[str]) -> bool:
     """Does ``statement`` run as text on ``connection`` with parameters ``keys``?"""

@@ -461,6 +461,56 @@ def test_a_league_hands_write_with_an_idempotency_key_makes_no_session_and_is_re
     assert rated[0][0] > MU > rated[1][0]
 
 
+def test_r20_a_league_hand_that_wins_its_game_moves_the_streaks_without_a_session(
+    app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand that wins a league game (R20) moves its players' streaks of
+    games won in Core statements on the write's connection: no ORM session is
+    made. Two games won by the box, then one by the captain: the box's
+    streak is 2 then 0 (longest 2), the captain's 1."""
+    league = api.post("/leagues", {"name": "Club", "members": players}).get_json()
+    box, captain, sitter = players[:3]
+    headers = {"Authorization": f"Bearer {league['key']}", "If-Match": "*"}
+    sessions: list[int] = []
+    real_init = Session.__init__
+
+    def init(self: Session, *args: Any, **kwargs: Any) -> None:
+        sessions.append(1)
+        real_init(self, *args, **kwargs)
+
+    for played_at, knocker in (
+        ("2026-01-01T19:00:00Z", "box"),
+        ("2026-01-02T19:00:00Z", "box"),
+        ("2026-01-03T19:00:00Z", "captain"),
+    ):
+        game = api.new_game(
+            players,
+            league_id=league["id"],
+            roles=seats(box, captain, sitter),
+            rules={"target_score": 10},
+            played_at=played_at,
+        )
+        api.client.auto = False  # type: ignore[attr-defined]
+        monkeypatch.setattr(Session, "__init__", init)
+        try:
+            # R15: a knock of 1 against 30 scores 29 and wins a game to 10 (R20)
+            won = api.client.post(f"/api/v1/games/{game['id']}/hands", json=by_counts(knocker, 1, 30), headers=headers)
+        finally:
+            api.client.auto = True  # type: ignore[attr-defined]
+            monkeypatch.undo()
+        assert won.status_code == 201, won.get_json()
+        assert won.get_json()["status"] == "finished"
+        assert sessions == []
+    rows = {r["player_id"]: r for r in api.client.get(f"/api/v1/leagues/{league['id']}/standings").get_json()["items"]}
+    assert (rows[box]["current_streak"], rows[box]["longest_streak"]) == (0, 2)
+    assert (rows[captain]["current_streak"], rows[captain]["longest_streak"]) == (1, 1)
+    assert (rows[sitter]["current_streak"], rows[sitter]["longest_streak"]) == (0, 0)
+    with app.app_context():
+        league_row = db.session.get(League, league["id"])
+        assert league_row is not None and league_row.streaks_stale is False  # moved by each hand, not recounted
+        assert verify_league(league["id"]) == []
+
+
 def test_a_league_hands_write_leaves_raised_a_flag_another_write_raised_meanwhile(
     app: Flask, api: Api, players: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
