@@ -88,6 +88,14 @@ _RATINGS_STALE = Statement(
 #: the league's flags, with the ratings under ``preset`` of those of ``players`` rated before (none: a
 #: row of flags alone), in one statement: the league's row joined to its players' rating rows
 _PLAYERS = ("player_0", "player_1", "player_2")
+
+
+def _players(players: Iterable[int]) -> dict[str, int | None]:
+    """The parameters ``_PLAYERS`` of a statement for ``players`` (three at most), absent ones null."""
+    given: list[int | None] = [*(int(p) for p in players), None, None, None]
+    return dict(zip(_PLAYERS, given, strict=False))
+
+
 _BOOKS = (
     select(
         _LEAGUES.c.streaks_stale,
@@ -146,8 +154,7 @@ def hand_added(
     assert game.league_id is not None
     league_id = int(game.league_id)
     preset, players = _rated(game, record)
-    given: list[int | None] = [*players, None, None, None]
-    params = {"league_id": league_id, "preset": preset, **dict(zip(_PLAYERS, given, strict=False))}
+    params = {"league_id": league_id, "preset": preset, **_players(players)}
     rows = session_connection().execute(_BOOKS, params).all()
     assert rows  # the league's row, with its players' rating rows if any
     streaks_stale, ratings_stale, rated_through = rows[0][:3]
@@ -210,8 +217,7 @@ def _extend_streaks(league_id: int, game: GameView, winner: int) -> bool:
     """Each player's streak after the game ``winner`` won, in two Core
     statements; False, and nothing changed, when a game finished out of
     played_at order (the next read recounts)."""
-    given: list[int | None] = [*(int(p) for p in game.players), None, None, None]
-    rows = _STREAKS.all({"league_id": league_id, **dict(zip(_PLAYERS, given, strict=False))})
+    rows = _STREAKS.all({"league_id": league_id, **_players(game.players)})
     if any(
         row["streak_played_at"] is not None
         and (row["streak_played_at"], row["streak_game_id"] or 0) >= (game.played_at, game.id)
