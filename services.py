@@ -187,11 +187,10 @@ _R = TypeVar("_R", Recorded, RecordedTwoPlayer)
 
 def _appended(game: GameRow, recorded: _R, by: int | None) -> _R:
     """A hand just written as the next of ``game``: its league's books
-    brought along, its revision and its event kept."""
+    brought along, its revision kept (the change's event, too)."""
     if game.league_id is not None:
         league_books.hand_appended(recorded)
-    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, key_id=by)
-    add_event(game.id, recorded.game.version, "hand_recorded", recorded.hand.number)
+    add_revision(game.id, recorded.hand, "recorded", recorded.game.scores, version=recorded.game.version, key_id=by)
     return recorded
 
 
@@ -236,8 +235,7 @@ def record_cutthroat_hand(game: Game, judged: PresetJudged, *, by: int | None) -
     db.session.flush()
     if before is not None:  # the league's books move by this one hand, as a two-player hand's do
         league_books.hand_added(game, hand.number, hand.two_player_record(), league_books.figures_moved(before, game))
-    add_revision(game.id, hand, "recorded", game.scores, key_id=by)
-    add_event(game.id, game.version, "hand_recorded", hand.number)
+    add_revision(game.id, hand, "recorded", game.scores, version=game.version, key_id=by)
     return hand
 
 
@@ -326,8 +324,9 @@ def correct_hand(
         hand.corrected_at = now()
         game.apply(replayed)
     _books(game, history=True, result_was=result_was)
-    add_revision(game.id, hand, "corrected", game.scores, key_id=by, reason=reason, dispute_id=dispute_id)
-    add_event(game.id, game.version, "hand_corrected", hand.number)
+    add_revision(
+        game.id, hand, "corrected", game.scores, version=game.version, key_id=by, reason=reason, dispute_id=dispute_id
+    )
 
 
 def undo_last_hand(game: Game, *, by: int | None, reason: str | None = None) -> None:
@@ -337,8 +336,7 @@ def undo_last_hand(game: Game, *, by: int | None, reason: str | None = None) -> 
     undone = game.hands.pop()
     _rederive(game)
     _books(game, history=True, result_was=result_was)
-    add_revision(game.id, undone, "undone", game.scores, key_id=by, reason=reason)
-    add_event(game.id, game.version, "hand_undone", undone.number)
+    add_revision(game.id, undone, "undone", game.scores, version=game.version, key_id=by, reason=reason)
 
 
 def open_dispute(

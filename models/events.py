@@ -1,10 +1,13 @@
 """What changed in a game, version by version: the feed that phones at one
 table follow (``GET /games/{game_id}/events``).
 
-Every change to a game raises its version by one and adds one event here, in
-the same transaction: an event exists exactly when its change is committed.
-A game starts at version 1 (``game_started``); a game imported with its
-league starts at version 1 too, with no event before it.
+Every change to a game raises its version by one and adds one event, in the
+same transaction: an event exists exactly when its change is committed. A
+hand's change (recorded, corrected, undone) is its revision
+(``models.revisions``), which names the version it made; every other change
+is a row here. The feed reads both as one list, by version. A game starts at
+version 1 (``game_started``); a game imported with its league starts at
+version 1 too, with no event before it.
 
 ``VersionWatch`` wakes the requests that wait for a game to move on. Workers
 and instances share nothing but the database, so the watch reads the
@@ -27,12 +30,26 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, and_, bindparam, insert, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    and_,
+    bindparam,
+    insert,
+    literal_column,
+    or_,
+    select,
+    union_all,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.database import UTCDateTime, db, now
 from models.game import Game
+from models.revisions import HandRevision
 from models.security import ApiKey
 from models.statement import Statement
 
@@ -49,10 +66,13 @@ EventKind = Literal[
     "dispute_resolved",
     "visibility_changed",
 ]
+#: The changes stored here: a hand's is its revision, named ``hand_`` and its action.
+StoredKind = Literal["game_started", "rules_changed", "dispute_opened", "dispute_resolved", "visibility_changed"]
 
 
 class GameEvent(db.Model):  # type: ignore[name-defined,misc]
-    """One change to a game: the version it made, what it was, the hand it touched."""
+    """One change to a game other than a hand's: the version it made, what it
+    was, the hand it touched (a dispute's)."""
 
     __tablename__ = "game_event"
     __table_args__ = (UniqueConstraint("game_id", "version"),)
@@ -74,13 +94,37 @@ class Event:
 
 
 _EVENTS = GameEvent.__table__
+_REVISIONS = HandRevision.__table__
 _GAMES = Game.__table__
 _KEYS = ApiKey.__table__
 _INSERT = Statement(insert(_EVENTS))
+
+
+def _events(where: Any, hands_where: Any) -> Any:
+    """The stored events where ``where`` holds and the hands' changes (their
+    revisions) where ``hands_where`` holds, as one list of (game_id,
+    version, kind, hand, at)."""
+    hands_kind = literal_column("'hand_'", String) + _REVISIONS.c.action
+    return union_all(
+        select(_EVENTS.c.game_id, _EVENTS.c.version, _EVENTS.c.kind, _EVENTS.c.hand, _EVENTS.c.at).where(where),
+        select(
+            _REVISIONS.c.game_id,
+            _REVISIONS.c.game_version.label("version"),
+            hands_kind.label("kind"),
+            _REVISIONS.c.number.label("hand"),
+            _REVISIONS.c.made_at.label("at"),
+        ).where(_REVISIONS.c.game_version.is_not(None), hands_where),
+    ).subquery()
+
+
+def _one_game(version: Any) -> ColumnElement[bool]:
+    return and_(version.table.c.game_id == bindparam("game_id"), version > bindparam("after"))
+
+
+_ONE_GAME = _events(_one_game(_EVENTS.c.version), _one_game(_REVISIONS.c.game_version))
 _AFTER = (
-    select(_EVENTS.c.version, _EVENTS.c.kind, _EVENTS.c.hand, _EVENTS.c.at)
-    .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.version > bindparam("after"))
-    .order_by(_EVENTS.c.version)
+    select(_ONE_GAME.c.version, _ONE_GAME.c.kind, _ONE_GAME.c.hand, _ONE_GAME.c.at)
+    .order_by(_ONE_GAME.c.version)
     .limit(bindparam("limit"))
 )
 #: Games whose events one statement of the watch reads, at most (their ranges padded to a few sizes,
@@ -92,23 +136,22 @@ def _events_in_ranges(size: int) -> Any:
     """The statement reading the events of ``size`` games at once, each
     game's in its own range of versions (parameters ``g<i>``, ``lo<i>``,
     ``hi<i>``)."""
-    return (
-        select(_EVENTS.c.game_id, _EVENTS.c.version, _EVENTS.c.kind, _EVENTS.c.hand, _EVENTS.c.at)
-        .where(
-            or_(
-                *(
-                    and_(
-                        _EVENTS.c.game_id == bindparam(f"g{i}", type_=Integer),
-                        _EVENTS.c.version.between(
-                            bindparam(f"lo{i}", type_=Integer), bindparam(f"hi{i}", type_=Integer)
-                        ),
-                    )
-                    for i in range(size)
+
+    def in_ranges(game_id: Any, version: Any) -> ColumnElement[bool]:
+        return or_(
+            *(
+                and_(
+                    game_id == bindparam(f"g{i}", type_=Integer),
+                    version.between(bindparam(f"lo{i}", type_=Integer), bindparam(f"hi{i}", type_=Integer)),
                 )
+                for i in range(size)
             )
         )
-        .order_by(_EVENTS.c.game_id, _EVENTS.c.version)
+
+    found = _events(
+        in_ranges(_EVENTS.c.game_id, _EVENTS.c.version), in_ranges(_REVISIONS.c.game_id, _REVISIONS.c.game_version)
     )
+    return select(found).order_by(found.c.game_id, found.c.version)
 
 
 _IN_RANGES = {size: _events_in_ranges(size) for size in _RANGES}
@@ -135,8 +178,9 @@ _VERSIONS = select(_GAMES.c.id, _GAMES.c.version).where(_GAMES.c.id.in_(bindpara
 _REVOKED = select(_KEYS.c.id).where(_KEYS.c.id.in_(bindparam("ids", expanding=True)), _KEYS.c.revoked_at.is_not(None))
 
 
-def add_event(game_id: int, version: int, kind: EventKind, hand: int | None = None) -> None:
-    """Record, in the write's transaction, the change that brought the game to ``version``."""
+def add_event(game_id: int, version: int, kind: StoredKind, hand: int | None = None) -> None:
+    """Record, in the write's transaction, the change that brought the game
+    to ``version`` (a hand's change is its revision: ``models.revisions.add_revision``)."""
     _INSERT.execute({"game_id": game_id, "version": version, "kind": kind, "hand": hand, "at": now()})
 
 

@@ -3,7 +3,11 @@
 A hand's first recording, each correction and an undo each add one revision,
 in the write's own transaction, holding the hand as it stood then (input,
 seating, ruling, running scores), the game's scores just after, when, with
-which key (its id, never the key) and why. The hand table holds the hands
+which key (its id, never the key) and why, and the version of the game it
+made: a revision is also the game's event of that change in the feed
+(``models.events``), which keeps only the game's other changes. A hand
+imported with its game made no version of it and is no event. The hand
+table holds the hands
 that stand; an undone hand stays here as ``undone``, and the next hand
 recorded under its number adds its revisions after it. Nothing deletes a
 revision: no endpoint does, and a game is never deleted.
@@ -33,7 +37,11 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
     """One version of a hand of a game."""
 
     __tablename__ = "hand_revision"
-    __table_args__ = (UniqueConstraint("game_id", "number", "revision"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", "revision"),
+        # one change per version (the feed reads by it)
+        UniqueConstraint("game_id", "game_version", name="uq_hand_revision_game_version"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
@@ -53,6 +61,8 @@ class HandRevision(db.Model):  # type: ignore[name-defined,misc]
     key_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     reason: Mapped[str | None] = mapped_column(String(MAX_REASON), nullable=True)
     dispute_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # the game's version this change made (its event in the feed); none for a hand imported with its game
+    game_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     game: Mapped[Game] = relationship(viewonly=True)  # its rules explain the ruling
 
@@ -85,11 +95,13 @@ def add_revision(
     action: RevisionAction,
     game_scores: dict[str, int],
     *,
+    version: int,
     key_id: int | None,
     reason: str | None = None,
     dispute_id: int | None = None,
 ) -> None:
-    """Append the hand as it stands now (or stood, when undone) to its revisions."""
+    """Append the hand as it stands now (or stood, when undone) to its
+    revisions: the change that brought the game to ``version``."""
     _INSERT.execute(
         {
             "of_game": game_id,
@@ -110,6 +122,7 @@ def add_revision(
             "key_id": key_id,
             "reason": reason,
             "dispute_id": dispute_id,
+            "game_version": version,
         },
     )
 
@@ -130,6 +143,7 @@ def first_revisions(hands: list[dict[str, Any]]) -> None:
                 "key_id": None,
                 "reason": None,
                 "dispute_id": None,
+                "game_version": None,
             }
             for hand in hands
         ],

@@ -19,6 +19,7 @@ from models.game import GameRow, stored_hollywood_state
 from models.verify import verify_books
 from referee.hollywood import replay_hollywood
 from tests.test_api.autoclient import AutoClient
+from tests.test_api.test_disputes import KNOCK_10, _cards_of
 from tests.test_api.test_hollywood_state import as_stored
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
@@ -343,3 +344,63 @@ def test_upgrade_to_0017_gives_each_hollywood_column_the_rest_of_its_score_sheet
         db.session.rollback()
         assert verify_books() == []
     assert client.get(f"/api/v1/games/{game_id}").get_json() == shown
+
+
+HAND_EVENTS = "SELECT count(*) FROM game_event WHERE kind LIKE 'hand%'"
+
+
+def test_upgrade_to_0018_makes_each_hand_event_its_revision(empty_app: Flask) -> None:
+    """A hand's change in the feed is its revision, which names the version it
+    made: an upgrade moves each hand event to its revision, a downgrade moves
+    them back, and the feed reads the same throughout."""
+    with empty_app.app_context():
+        upgrade(revision="head")
+    empty_app.config["RATELIMIT_ENABLED"] = False
+    empty_app.test_client_class = AutoClient
+    client = empty_app.test_client()
+    a, b, c = (client.post("/api/v1/players", json={"name": n}).get_json()["id"] for n in ("Ann", "Bob", "Cy"))
+    game = client.post("/api/v1/games", json={"players": [a, b, c], "roles": {"box": a, "captain": b, "sitter": c}})
+    url = f"/api/v1/games/{game.get_json()['id']}"
+    assert client.patch(url, json={"rules": {"target_score": 150}}).status_code == 200
+    for knocker, k, d in (("box", 5, 20), ("captain", 3, 9), ("box", 0, 30)):
+        body = {"knocker": knocker, "knocker_deadwood_count": k, "defender_deadwood_count": d}
+        assert client.post(f"{url}/hands", json=body).status_code == 201
+    fix = {"knocker": "captain", "knocker_deadwood_count": 2, "defender_deadwood_count": 9}
+    assert client.put(f"{url}/hands/2", json=fix).status_code == 200  # R26
+    assert client.delete(f"{url}/hands/3").status_code == 204
+    again = {"knocker": "captain", "knocker_deadwood_count": 1, "defender_deadwood_count": 12}
+    assert client.post(f"{url}/hands", json=again).status_code == 201  # hand 3 again, after its undo
+    claim = {"by": "captain", "claim": "he had KC", **_cards_of(KNOCK_10)}  # R24: the box knocked hand 1
+    dispute = client.post(f"{url}/hands/1/disputes", json=claim)
+    assert dispute.status_code == 201, dispute.get_json()
+    resolution = {"decision": "upheld", "reason": "recounted"}
+    r = client.post(f"{url}/hands/1/disputes/{dispute.get_json()['id']}/resolution", json=resolution)
+    assert r.status_code == 200, r.get_json()
+    feed = client.get(f"{url}/events?limit=100").get_json()
+    kinds = [(e["version"], e["kind"], e["hand"]) for e in feed["items"]]
+    assert kinds == [
+        (1, "game_started", None),
+        (2, "rules_changed", None),
+        (3, "hand_recorded", 1),
+        (4, "hand_recorded", 2),
+        (5, "hand_recorded", 3),
+        (6, "hand_corrected", 2),
+        (7, "hand_undone", 3),
+        (8, "hand_recorded", 3),
+        (9, "dispute_opened", 1),
+        (10, "hand_corrected", 1),  # R26: upheld, the dispute's ruling corrects the hand
+        (11, "dispute_resolved", 1),
+    ]
+    with empty_app.app_context():
+        db.session.remove()
+        with db.engine.connect() as conn:
+            assert conn.execute(text(HAND_EVENTS)).scalar_one() == 0
+        downgrade(revision="0017")
+        with db.engine.connect() as conn:
+            assert conn.execute(text(HAND_EVENTS)).scalar_one() == 7
+        upgrade(revision="head")
+        with db.engine.connect() as conn:
+            assert conn.execute(text(HAND_EVENTS)).scalar_one() == 0
+            versions = conn.execute(text("SELECT game_version FROM hand_revision ORDER BY id")).scalars().all()
+        assert versions == [3, 4, 5, 6, 7, 8, 10]
+    assert client.get(f"{url}/events?limit=100").get_json() == feed

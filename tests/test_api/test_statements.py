@@ -151,7 +151,7 @@ def test_a_hands_write_stores_what_the_orm_reads_back_and_fails_with_the_cores_e
     app: Flask, api: Api, players: list[int]
 ) -> None:
     game = api.new_game(players, roles=seats(*players))
-    api.record(game["id"], by_counts("box", 3, 33))  # hand 1, its revision and event
+    api.record(game["id"], by_counts("box", 3, 33))  # hand 1 and its revision (its event in the feed)
     with app.app_context():
         hand = db.session.scalars(select(Hand).where(Hand.game_id == game["id"])).one()
         assert (hand.number, hand.outcome, hand.points, hand.knocker_deadwood) == (1, "knock", 30, None)
@@ -161,8 +161,8 @@ def test_a_hands_write_stores_what_the_orm_reads_back_and_fails_with_the_cores_e
         assert hand.recorded_at.tzinfo is not None
         revision = db.session.scalars(select(HandRevision).where(HandRevision.game_id == game["id"])).one()
         assert (revision.revision, revision.action, revision.ruling) == (1, "recorded", hand.ruling)
-        assert db.session.get(Game, game["id"]).version == game["version"] + 1
-        event = {"game_id": game["id"], "version": game["version"] + 1, "kind": "hand_recorded", "hand": 1, "at": now()}
+        assert db.session.get(Game, game["id"]).version == revision.game_version == game["version"] + 1
+        event = {"game_id": game["id"], "version": game["version"], "kind": "game_started", "hand": None, "at": now()}
         with pytest.raises(IntegrityError):  # that version's event is there
             INSERT_EVENT.execute(event)
         db.session.rollback()
@@ -627,9 +627,9 @@ def test_a_statement_run_as_text_stores_what_the_core_stores_value_for_value(
 def test_a_league_hands_write_runs_its_every_insert_and_update_as_text(
     app: Flask, api: Api, players: list[int]
 ) -> None:
-    """A hand written to a league's game with a key: each of its nine INSERTs
+    """A hand written to a league's game with a key: each of its eight INSERTs
     and UPDATEs (hand, game, the game's and the league's figures, ratings,
-    league, revision, event, the key's record) is SQL text compiled once,
+    league, revision, the key's record) is SQL text compiled once,
     run without the Core's compiled form."""
     response = api.post("/leagues", {"name": "Club", "members": players})
     assert response.status_code == 201, response.get_json()
@@ -657,4 +657,4 @@ def test_a_league_hands_write_runs_its_every_insert_and_update_as_text(
         api.client.auto = True  # type: ignore[attr-defined]
         event.remove(engine, "before_cursor_execute", on_execute)
     writes = [text for verb, text in seen if verb in ("INSERT", "UPDATE")]
-    assert len(writes) == 9 and all(writes), seen
+    assert len(writes) == 8 and all(writes), seen
