@@ -19,7 +19,7 @@ import click
 import swagger_ui_bundle
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
-from flask import Flask, Response, g, request, send_from_directory
+from flask import Flask, Response, send_from_directory
 from flask.cli import AppGroup
 from flask_cors import CORS
 from flask_migrate import Migrate, upgrade
@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from api import idempotency, register_blueprints
 from api.addresses import page_addresses
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
+from api.context import current_g, current_request
 from api.docs import WriteGuard
 from api.errors import (
     PROBLEM_JSON,
@@ -354,21 +355,21 @@ def init_write_requests(app: Flask) -> None:
 
     @app.before_request
     def _writes() -> None:
-        if request.method in WRITE_METHODS:
-            kept = g
+        if current_request().method in WRITE_METHODS:
+            kept = current_g()
             kept.writing_token = writing.set(True)
             kept.holding_token = hold_connection()
 
     @app.after_request
     def _commit(response: Response) -> Response:
-        if request.method not in WRITE_METHODS:
+        if current_request().method not in WRITE_METHODS:
             if db.session.registry.has():
                 stores = pending_stores()
                 if stores and response.status_code < 400:
                     _store_read_books(stores)
             return response
-        pending = g.pop("idempotency", None)
-        if response.status_code >= 400 or response.headers.get("Idempotent-Replayed"):
+        pending = current_g().pop("idempotency", None)
+        if response.status_code >= 400 or response.headers.getlist("Idempotent-Replayed"):
             _rollback()
             return response
         try:
@@ -383,7 +384,7 @@ def init_write_requests(app: Flask) -> None:
 
     @app.teardown_request
     def _done(_exc: BaseException | None) -> None:
-        kept = g
+        kept = current_g()
         kept.pop("guarded", None)
         token = kept.pop("writing_token", None)
         if token is not None:
@@ -397,7 +398,7 @@ def init_request_limits(app: Flask) -> None:
 
     @app.before_request
     def _body_limit() -> None:
-        req = request
+        req = current_request()
         if len(req.full_path) > app.config["MAX_URL_LENGTH"]:
             raise Problem(414, f"the URL is longer than {app.config['MAX_URL_LENGTH']} characters", type=URI_TOO_LONG)
         guard: WriteGuard | None = app.extensions["write_guards"].get((req.endpoint, req.method))
@@ -477,13 +478,14 @@ def remembered_cors(cors: Callable[[Response], Response]) -> Callable[[Response]
     remembered: dict[tuple[bool, str | None, str | None], list[tuple[str, str]]] = {}
 
     def after(response: Response) -> Response:
-        req = request
-        if req.method == "OPTIONS" or response.headers.get(_ORIGIN):
+        req = current_request()
+        if req.method == "OPTIONS" or response.headers.getlist(_ORIGIN):
             return cors(response)  # a preflight; or CORS headers were set already, which flask-cors keeps
+        environ = req.environ  # its headers by their WSGI keys: an absent one raises no KeyError
         key = (
             resource.match(unquote(req.path)) is not None,
-            req.headers.get("Origin"),
-            req.headers.get(_PRIVATE_NETWORK),
+            environ.get("HTTP_ORIGIN"),
+            environ.get("HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK"),  # _PRIVATE_NETWORK
         )
         added = remembered.get(key)
         if added is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import flask_smorest
 import orjson
-from flask import Flask, request
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask.wrappers import Request
 from webargs import core
@@ -27,6 +27,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import BaseConverter, ValidationError
 
+from api.context import current_request
 from api.errors import MALFORMED_JSON, Problem, handle_problem, invalid
 from schemas.numbers import MAX_DIGITS, NotUtf8Error, NumberOutOfRangeError, loads
 
@@ -70,8 +71,8 @@ class BoundedParser(FlaskParser):
     """webargs' Flask parser reading JSON bodies with bounded numbers."""
 
     def get_default_request(self) -> Request:
-        """The request being handled."""
-        return request
+        """The request being handled (itself, not its proxy: api.context)."""
+        return current_request()
 
     def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):
@@ -117,7 +118,7 @@ def id_schema(_converter: IdConverter) -> dict[str, Any]:
 def read_chunked_body() -> None:
     """before_request, first of all: a body without a Content-Length is read
     here, at most one byte past the request's limit; over it is a 413."""
-    req = request
+    req = current_request()
     environ = req.environ
     if req.method not in WRITE_METHODS or environ.get("CONTENT_LENGTH"):
         return

@@ -32,12 +32,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Request, Response, current_app, g, request
+from flask import Flask, Request, Response, g, request
 from sqlalchemy import select
 from werkzeug.datastructures import ETags
 
 from api import idempotency
 from api.body import WRITE_METHODS
+from api.context import current_flask, current_g, current_request
 from api.docs import ReadGuard, WriteGuard
 from api.errors import (
     FORBIDDEN,
@@ -66,7 +67,7 @@ def _unauthorized(detail: str, error: str | None = None) -> Problem:
 
 
 def bearer_key() -> str | None:
-    header = request.headers.get("Authorization", "")
+    header = request.environ.get("HTTP_AUTHORIZATION", "")  # the WSGI key: no KeyError raised when absent
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
@@ -301,13 +302,12 @@ def scope_of(credential: KeyRow | None) -> str:
 
 
 def guard_write() -> Response | None:
-    """before_request: steps 1 to 4 above, for every write. The request is
-    taken from its proxy once: each attribute read through ``request``
-    fails on the proxy itself first, raising an AttributeError."""
-    req = request
+    """before_request: steps 1 to 4 above, for every write (the request and
+    ``g`` taken once, see api.context)."""
+    req = current_request()
     if req.method not in WRITE_METHODS or req.endpoint is None:
         return None
-    guard: WriteGuard = current_app.extensions["write_guards"][req.endpoint, req.method]
+    guard: WriteGuard = current_flask().extensions["write_guards"][req.endpoint, req.method]
     access = Access()
     try:
         _resolve(guard, access, req)
@@ -324,9 +324,9 @@ def guard_write() -> Response | None:
     replay = idempotency.begin(scope_of(access.credential))
     if replay is not None:
         return replay
-    if access.game is not None and (access.if_match == "required" or req.headers.get("If-Match")):
+    if access.game is not None and (access.if_match == "required" or req.environ.get("HTTP_IF_MATCH")):
         _check_if_match(access.game, req)
-    g.guarded = access
+    current_g().guarded = access
     return None
 
 
@@ -355,15 +355,15 @@ def guard_read() -> Response | None:
     query arguments, so that their errors cannot tell the two 404s apart.
     A conditional read of a game whose ``If-None-Match`` matches the game's
     ETag is answered 304 here, once it is allowed."""
-    req = request
+    req = current_request()
     if req.method not in READ_METHODS or req.endpoint is None:
         return None
-    guard: ReadGuard | None = current_app.extensions["read_guards"].get(req.endpoint)
+    guard: ReadGuard | None = current_flask().extensions["read_guards"].get(req.endpoint)
     if guard is None:
         return None
     args: dict[str, Any] = req.view_args or {}
-    access = g.guarded = Access()
-    if guard.conditional and req.headers.get("If-None-Match"):
+    access = current_g().guarded = Access()
+    if guard.conditional and req.environ.get("HTTP_IF_NONE_MATCH"):
         # the client holds a copy: its ETag and audience first, the game only if it has moved
         found = read_game_tag(args["game_id"])
         if found is None:

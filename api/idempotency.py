@@ -60,7 +60,7 @@ def _valid(key: str) -> bool:
 
 
 def _pending(scope: str) -> Pending | None:
-    key = request.headers.get(HEADER)
+    key = request.environ.get("HTTP_IDEMPOTENCY_KEY")  # HEADER
     if key is None:
         return None
     if not _valid(key):
