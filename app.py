@@ -404,9 +404,9 @@ def init_request_limits(app: Flask) -> None:
         guard: WriteGuard | None = app.extensions["write_guards"].get((req.endpoint, req.method))
         if guard is not None and guard.bulk:
             req.max_content_length = app.config["IMPORT_MAX_CONTENT_LENGTH"]
-            read_chunked_body()
+            read_chunked_body(req)
             return  # read once, by its view, before its transaction begins
-        read_chunked_body()
+        read_chunked_body(req)
         if req.method in WRITE_METHODS:
             # The whole body arrives before the write guard locks its game (or, on
             # SQLite, takes the writer's turn): a phone that stalls mid-body holds

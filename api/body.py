@@ -115,10 +115,10 @@ def id_schema(_converter: IdConverter) -> dict[str, Any]:
     return {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 
 
-def read_chunked_body() -> None:
-    """before_request, first of all: a body without a Content-Length is read
-    here, at most one byte past the request's limit; over it is a 413."""
-    req = current_request()
+def read_chunked_body(req: Request) -> None:
+    """Before anything else reads it (app.init_request_limits): a body of
+    ``req`` without a Content-Length is read here, at most one byte past the
+    request's limit; over it is a 413."""
     environ = req.environ
     if req.method not in WRITE_METHODS or environ.get("CONTENT_LENGTH"):
         return

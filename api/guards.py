@@ -285,7 +285,7 @@ def not_modified(etag: str, req: Request) -> Response | None:
     no body when the client's copy is current. The header as a client sends
     it back, the one tag it was given, is compared as it is; any other is
     parsed (:func:`entity_tags`: an unquoted tag matches nothing)."""
-    header = req.headers.get("If-None-Match")
+    header = req.environ.get("HTTP_IF_NONE_MATCH")  # by its WSGI key: no KeyError raised when absent
     if not header:
         return None
     if header != etag:
