@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from datetime import datetime
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import ForeignKey, Integer, String, bindparam, update
@@ -70,23 +70,29 @@ class GamePlayer(FigureColumns, db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (db.Index("ix_game_player_league_played", "league_id", "played_at"),)
 
 
-@cache
-def _add_figures_statement(table_name: str) -> Statement:
-    """UPDATE table SET each figure = figure + :d_figure WHERE row is :pid (built once)."""
+@lru_cache(maxsize=1024)
+def _add_figures_statement(table_name: str, names: tuple[str, ...]) -> Statement:
+    """UPDATE table SET each figure of ``names`` = figure + :d_figure WHERE
+    row is :pid (built once for each set of figures)."""
     table = db.metadata.tables[table_name]
     key = table.c.game_id if "game_id" in table.c else table.c.league_id
     return Statement(
         update(table)
         .where(key == bindparam("key"), table.c.player_id == bindparam("pid"))
-        .values({name: table.c[name] + bindparam("d_" + name) for name in FIGURE_FIELDS})
+        .values({name: table.c[name] + bindparam("d_" + name) for name in names})
     )
 
 
 def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None:
     """Add each player's ``delta`` to his row of ``table_name`` (per game or
-    per league), in one executemany on the write's connection."""
-    _add_figures_statement(table_name).execute_many(
-        [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in FIGURE_FIELDS}} for p, f in delta.items()],
+    per league), in one executemany on the write's connection. Only the
+    figures that move are set: a hand moves a few of them."""
+    moved = list(delta.items())
+    names = tuple(n for n in FIGURE_FIELDS if any(getattr(f, n) for _, f in moved))
+    if not names:
+        return
+    _add_figures_statement(table_name, names).execute_many(
+        [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in names}} for p, f in moved],
     )
 
 
