@@ -218,20 +218,26 @@ def get_events(
     if after > game.version:  # the guard's read of the game, of a moment before this one
         raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
     items: list[Event] = []
-    if after < game.version:  # else nothing came after it, as of the guard's read: no more to read
+    watch: VersionWatch = current_app.extensions["version_watch"]
+    behind = after < game.version  # else nothing came after it, as of the guard's read: no more to read
+    # A phone behind a game the watch follows (its other phones wait on it, or
+    # it was just answered) is answered by the watch's next read, which reads
+    # the game's events once for all of them.
+    from_watch = behind and wait > 0 and watch.follows(game_id)
+    if behind and not from_watch:
         # read again in this request's session, so that the game and its events are of one moment
         game = GameRow.read(game_id) or game
         items = events_after(game_id, after, limit)
     if not items and wait > 0:
         if db.session.registry.has():  # a phone asking again at the version has not opened one
             db.session.close()  # no connection is held while waiting
-        watch: VersionWatch = current_app.extensions["version_watch"]
         key = credential  # of a private game: the wait ends once it is revoked
         try:
             moved = watch.wait(
                 game_id,
                 after,
-                wait,
+                # behind: the next tick answers; if it does not come (the database away), read here
+                min(wait, 2 * watch.interval + 1) if from_watch else wait,
                 limit=limit,
                 client=request.remote_addr or "",
                 key_id=None if key is None else key.id,
@@ -254,4 +260,7 @@ def get_events(
                 items = events_after(game_id, after, limit)
             # the version the watch read (of its last tick), or a later one the events name
             game = game.replace(version=max([moved.version, *(item.version for item in items)]))
+        elif from_watch:  # the watch did not read the game in time: the events are read here
+            game = GameRow.read(game_id) or game
+            items = events_after(game_id, after, limit)
     return {"items": items, "version": game.version}, {"ETag": game.etag}

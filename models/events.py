@@ -244,6 +244,7 @@ class _Watched:
     version: int | None = None
     answer: _Answer | None = None
     changed: threading.Event = field(default_factory=threading.Event)
+    idle: int = 0  # ticks since its last waiter left (it is kept a few, for the phones that ask again)
 
 
 def _drop(counter: Counter[Any], item: Any) -> bool:
@@ -257,6 +258,8 @@ def _drop(counter: Counter[Any], item: Any) -> bool:
 
 #: wakes between two yields to the other greenlets (threads) of the process
 WAKE_BATCH = 16
+#: ticks a game stays watched after its last waiter left: its phones, answered, ask again at once
+LINGER = 3
 
 
 class VersionWatch:
@@ -297,6 +300,19 @@ class VersionWatch:
         self._connected_in = 0  # the process it was made in
         #: statements the watch ran, by what they read (versions, events, keys): for tests and benchmarks
         self.reads: Counter[str] = Counter()
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two ticks."""
+        return self._interval
+
+    def follows(self, game_id: int) -> bool:
+        """Whether the watch reads the game's version at its next tick, or
+        did within its last few: someone waits on it, or did a moment ago.
+        A phone behind such a game is answered by its next read, with the
+        game's other phones, rather than by a read of its own."""
+        with self._lock:
+            return game_id in self._games
 
     @property
     def waiting(self) -> int:
@@ -351,6 +367,8 @@ class VersionWatch:
         watched = self._games.get(game_id)
         if watched is None:
             watched = self._games[game_id] = _Watched()
+        if not watched.afters:  # kept from its last waiters: what it read then is for them only
+            watched.version, watched.answer, watched.idle = None, None, 0
         watched.afters[after] += 1
         watched.limit = max(watched.limit, limit)
         self._clients[client] += 1
@@ -361,8 +379,7 @@ class VersionWatch:
 
     def _leave(self, game_id: int, after: int, client: str, key_id: int | None) -> None:
         watched = self._games[game_id]
-        if _drop(watched.afters, after) and not watched.afters:
-            del self._games[game_id]
+        _drop(watched.afters, after)  # the game stays watched a few ticks more (see tick)
         _drop(self._clients, client)
         if key_id is not None:
             _drop(watched.keys, key_id)
@@ -411,6 +428,11 @@ class VersionWatch:
     def tick(self) -> None:
         """One round: read what moved, wake whom it concerns."""
         with self._lock:
+            for game_id in [g for g, w in self._games.items() if not w.afters]:
+                watched = self._games[game_id]
+                watched.idle += 1
+                if watched.idle > LINGER:
+                    del self._games[game_id]
             wanted = {
                 game_id: (min(w.afters), max(w.afters), w.limit, w.answer)
                 for game_id, w in self._games.items()

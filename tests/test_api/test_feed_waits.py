@@ -312,3 +312,75 @@ def test_a_phone_costs_one_connection_a_wait_and_health_none(
         assert taken.count("phone") == 1  # woken and answered without a connection of its own
     finally:
         event.remove(engine, "checkout", checkout)
+
+
+def test_a_phone_behind_a_game_others_wait_on_is_answered_from_the_watchs_read_with_no_read_of_its_own(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    """A phone asking after a version its game has passed, while the watch
+    follows the game (another phone waits on it), is answered from what the
+    watch read for the game's phones: one pooled connection, for its guard's
+    read of the game, and no read of the events of its own."""
+    game = _game(client, players)
+    watch: VersionWatch = app.extensions["version_watch"]
+    first, a = _open(app, f"/api/v1/games/{game}/events?after=1&wait=10")
+    _waiting(watch, 1)
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    first.join(timeout=10)
+    assert [e["version"] for e in a[0][2]["items"]] == [2]
+    stays, c = _open(app, f"/api/v1/games/{game}/events?after=2&wait=10")  # keeps the game followed
+    _waiting(watch, 1)
+    taken: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def checkout(*_: Any) -> None:
+        taken.append(threading.current_thread().name)
+
+    reads = watch.reads["events"]
+    event.listen(engine, "checkout", checkout)
+    try:
+        out: list[Any] = []
+        behind = threading.Thread(
+            target=lambda: out.append(app.test_client().get(f"/api/v1/games/{game}/events?after=1&wait=10")),
+            name="behind",
+        )
+        behind.start()
+        behind.join(timeout=10)
+    finally:
+        event.remove(engine, "checkout", checkout)
+    r = out[0]
+    assert (r.status_code, r.headers["ETag"]) == (200, f'"g{game}v2"')
+    assert [(e["version"], e["kind"], e["hand"]) for e in r.get_json()["items"]] == [(2, "hand_recorded", 1)]
+    assert r.get_json()["version"] == 2
+    assert taken.count("behind") == 1  # the guard's read alone: the events are the watch's
+    assert watch.reads["events"] - reads <= 1  # one read, if any, for the game's every phone
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("captain", 2, 30)).status_code == 201
+    stays.join(timeout=10)
+    assert [e["version"] for e in c[0][2]["items"]] == [3]
+
+
+def test_a_phone_behind_a_followed_game_reads_its_events_itself_when_the_watch_cannot(
+    app: Flask, client: FlaskClient, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database away from the watch (its ticks fail), a phone behind a
+    game the watch follows is not left waiting: after a few ticks' time it
+    reads the game's events itself, all of them."""
+    game = _game(client, players)
+    watch: VersionWatch = app.extensions["version_watch"]
+    stays, _ = _open(app, f"/api/v1/games/{game}/events?after=1&wait=3")  # the game is followed
+    _waiting(watch, 1)
+
+    def away() -> None:
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(watch, "tick", away)
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    started = time.monotonic()
+    r = client.get(f"/api/v1/games/{game}/events?after=1&wait=20")
+    elapsed = time.monotonic() - started
+    assert r.status_code == 200 and r.get_json()["version"] == 2
+    assert [(e["version"], e["kind"]) for e in r.get_json()["items"]] == [(2, "hand_recorded")]
+    assert 2 * watch.interval <= elapsed < 2 * watch.interval + 3  # the ticks' time, then its own read
+    monkeypatch.undo()
+    stays.join(timeout=10)
