@@ -32,41 +32,18 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.storage import Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from api.errors import RATE_LIMITED, Problem
+from api.limit_store import MemoryStore
 
 log = logging.getLogger(__name__)
 
 RETRY_STORE = 30.0  # seconds before a failed store is tried again
 STORE_TIMEOUT = 0.3  # seconds for each network call to the store: connecting, then each command
-
-
-class MemoryStore(MemoryStorage):
-    """``limits``' memory store, its old entries dropped inline by the hit that
-    finds a second gone since the last sweep, instead of by a timer thread
-    that the store starts again 10 ms after each burst of writes (a thread
-    started for every few writes, measured at a fifth of a hand write's CPU)."""
-
-    SWEEP_EVERY = 1.0  # seconds
-
-    def __init__(self, uri: str | None = None, **options: Any) -> None:
-        super().__init__(uri, **options)
-        self._next_sweep = 0.0
-        self._sweeping = threading.Lock()
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 (replaces the store's private timer)
-        now = time.monotonic()
-        if now < self._next_sweep or not self._sweeping.acquire(blocking=False):
-            return
-        try:
-            self._next_sweep = now + self.SWEEP_EVERY
-            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
-        finally:
-            self._sweeping.release()
 
 
 def open_store(uri: str, timeout: float = STORE_TIMEOUT) -> Storage:

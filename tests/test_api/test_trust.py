@@ -223,7 +223,7 @@ def test_a_failed_limit_store_keeps_writes_going_with_limits_in_memory(
 
 def test_the_memory_limit_store_limits_and_sweeps_without_a_thread_per_write(monkeypatch: pytest.MonkeyPatch) -> None:
     """limits' own memory store starts a timer thread 10 ms after each burst of
-    hits; api.limits.MemoryStore sweeps inline, at most once a second."""
+    hits; api.limit_store.MemoryStore sweeps inline, at most once a second."""
     import threading
     import time
 
@@ -239,12 +239,14 @@ def test_the_memory_limit_store_limits_and_sweeps_without_a_thread_per_write(mon
     monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self))
     assert [limiter.hit(item, "p", "a") for _ in range(5)] == [True, True, True, False, False]
     assert limiter.hit(item, "p", "b") is True
-    now = time.monotonic()
-    monkeypatch.setattr(time, "monotonic", lambda: now + 2 * MemoryStore.SWEEP_EVERY)  # a sweep is due
-    monkeypatch.setattr(time, "time", lambda real=time.time: real() + 2)  # and the entries are past their second
-    assert limiter.hit(item, "p", "c") is True
+    assert len(store) == 2
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + 0.5)  # within the second: no sweep yet
+    assert limiter.hit(item, "p", "c") is True and len(store) == 3
+    monkeypatch.setattr(time, "time", lambda: now + 2 * MemoryStore.SWEEP_EVERY)  # a sweep is due, a's and b's past
+    assert limiter.hit(item, "p", "d") is True
     assert started == []
-    assert {key for key, hits in store.events.items() if hits} == {"LIMITER/p/c/3/1/second"}  # a's and b's are gone
+    assert len(store) == 1  # d's alone: a's, b's and c's hits are gone
 
 
 def test_the_app_asks_once_whether_a_hook_is_async_and_keeps_no_view_of_a_request(
