@@ -32,7 +32,7 @@ from api import idempotency, register_blueprints
 from api.addresses import page_addresses
 from api.body import WRITE_METHODS, IdConverter, id_schema, init_bodies, read_chunked_body
 from api.context import current_g, current_request
-from api.docs import WriteGuard
+from api.docs import GuardDocsPlugin, WriteGuard
 from api.errors import (
     PROBLEM_JSON,
     UNAVAILABLE,
@@ -648,7 +648,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app,
         spec_kwargs={
             "marshmallow_plugin": SchemaKeywordsPlugin(),
-            "extra_plugins": [ReplayHeaderPlugin(), ProblemResponsesPlugin()],
+            "extra_plugins": [GuardDocsPlugin(app), ReplayHeaderPlugin(), ProblemResponsesPlugin()],
         },
     )
     api.register_converter(IdConverter, id_schema)

@@ -102,7 +102,7 @@ def _dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
 @blp.route("/hands/<id:number>/disputes", methods=["POST"])
 @blp.arguments(DisputeInSchema())
 @blp.response(201, DisputeSchema, headers=ETAG_HEADER)
-@keyed_write(blp, scope="game", if_match="optional")
+@keyed_write(scope="game", if_match="optional")
 def open_dispute(
     data: dict[str, Any], game_id: int, number: int, credential: KeyRow
 ) -> tuple[Dispute, int, dict[str, str]]:
@@ -124,7 +124,7 @@ def open_dispute(
 @blp.route("/hands/<id:number>/disputes", methods=["GET"])
 @blp.arguments(DisputeArgsSchema, location="query")
 @blp.response(200, DisputeListSchema)
-@keyed_read(blp, scope="game")
+@keyed_read(scope="game")
 def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> Page:
     """A hand's disputes, open and resolved, oldest first"""
     return page_of(disputes_query(game_id, number, args.get("status")), args)
@@ -132,7 +132,7 @@ def list_hand_disputes(args: dict[str, Any], game_id: int, number: int) -> Page:
 
 @blp.route("/hands/<id:number>/disputes/<id:dispute_id>", methods=["GET"])
 @blp.response(200, DisputeSchema)
-@keyed_read(blp, scope="game")
+@keyed_read(scope="game")
 def get_dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
     """One dispute"""
     return _dispute(game_id, number, dispute_id)
@@ -141,7 +141,7 @@ def get_dispute(game_id: int, number: int, dispute_id: int) -> Dispute:
 @blp.route("/hands/<id:number>/disputes/<id:dispute_id>/resolution", methods=["POST"])
 @blp.arguments(ResolutionInSchema())
 @blp.response(200, DisputeSchema, headers=ETAG_HEADER)
-@keyed_write(blp, scope="game", if_match="required")
+@keyed_write(scope="game", if_match="required")
 def resolve_dispute(
     data: dict[str, Any], game_id: int, number: int, dispute_id: int, credential: KeyRow
 ) -> tuple[Dispute, dict[str, str]]:
@@ -164,7 +164,7 @@ def resolve_dispute(
 @blp.route("/disputes", methods=["GET"])
 @blp.arguments(DisputeArgsSchema, location="query")
 @blp.response(200, DisputeListSchema)
-@keyed_read(blp, scope="game")
+@keyed_read(scope="game")
 def list_game_disputes(args: dict[str, Any], game_id: int) -> Page:
     """A game's disputes, open and resolved, oldest first"""
     return page_of(disputes_query(game_id, None, args.get("status")), args)

@@ -17,15 +17,15 @@ None), each when its signature names it.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
-from flask import g
-
-from api.body import Blueprint
+from apispec import BasePlugin
+from flask import Flask, g
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,7 +82,6 @@ class WriteGuard:
 
 
 def keyed_write(
-    blp: Blueprint,
     *,
     scope: Scope,
     if_match: Literal["required", "optional"] | None = None,
@@ -94,24 +93,21 @@ def keyed_write(
 
     def decorate(func: F) -> F:
         func.write_guard = WriteGuard(scope, if_match, rotates_key)  # type: ignore[attr-defined]
-        documented = func
-        for status, response in (
-            (401, "UNAUTHORIZED"),
-            (403, "FORBIDDEN"),
-            (404, "NOT_FOUND"),
-            (422, "UNPROCESSABLE_ENTITY"),
-            (429, "TOO_MANY_REQUESTS"),
-        ):
-            documented = blp.alt_response(status, response=response)(documented)
+        responses: dict[int, str | dict[str, Any]] = {
+            401: "UNAUTHORIZED",
+            403: "FORBIDDEN",
+            404: "NOT_FOUND",
+            422: "UNPROCESSABLE_ENTITY",
+            429: "TOO_MANY_REQUESTS",
+        }
         if conflict:
-            documented = blp.alt_response(409, response="CONFLICT")(documented)
+            responses[409] = "CONFLICT"
         params: list[dict[str, Any]] = [IDEMPOTENCY_KEY]
         if if_match is not None:
-            documented = blp.alt_response(412, response="PRECONDITION_FAILED")(documented)
-            documented = blp.alt_response(428, response="PRECONDITION_REQUIRED")(documented)
+            responses[412], responses[428] = "PRECONDITION_FAILED", "PRECONDITION_REQUIRED"
             params.append({**IF_MATCH, "required": if_match == "required"})
-        documented = blp.doc(security=SECURITY, parameters=params)(documented)
-        return _documented_only(func, documented)
+        func.guard_doc = GuardDoc(responses, SECURITY, params)  # type: ignore[attr-defined]
+        return _handed(func)
 
     return decorate
 
@@ -138,7 +134,7 @@ class ReadGuard:
 
 
 def keyed_read(
-    blp: Blueprint, *, scope: ReadScope, key: Literal["read", "write"] = "read", conditional: bool = False
+    *, scope: ReadScope, key: Literal["read", "write"] = "read", conditional: bool = False
 ) -> Callable[[F], F]:
     """A read of one league or game, which must not show a private one to
     anyone without one of its keys.
@@ -148,7 +144,7 @@ def keyed_read(
 
         @blp.route("/<id:game_id>/events", methods=["GET"])
         @blp.response(200, EventsSchema)
-        @keyed_read(blp, scope="game")
+        @keyed_read(scope="game")
         def list_events(game_id: int) -> ...:
 
     Before the view runs (and before its query arguments are read), an
@@ -166,28 +162,28 @@ def keyed_read(
 
     def decorate(func: F) -> F:
         func.read_guard = ReadGuard(scope, key, conditional)  # type: ignore[attr-defined]
-        documented = blp.alt_response(404, response="NOT_FOUND")(func)
+        responses: dict[int, str | dict[str, Any]] = {404: "NOT_FOUND"}
         if conditional:
-            documented = blp.alt_response(304, description=NOT_MODIFIED, headers=ETAG_HEADER)(documented)
+            responses[304] = {"description": NOT_MODIFIED, "headers": ETAG_HEADER}
         security = READ_SECURITY
         if key == "write":
-            documented = blp.alt_response(401, response="UNAUTHORIZED")(documented)
-            documented = blp.alt_response(403, response="FORBIDDEN")(documented)
+            responses[401], responses[403] = "UNAUTHORIZED", "FORBIDDEN"
             security = SECURITY
-        return _documented_only(func, blp.doc(security=security)(documented))
+        func.guard_doc = GuardDoc(responses, security)  # type: ignore[attr-defined]
+        return _handed(func)
 
     return decorate
 
 
-def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = (), bulk: bool = False) -> Callable[[F], F]:
+def open_write(*, parameters: Sequence[dict[str, Any]] = (), bulk: bool = False) -> Callable[[F], F]:
     """A write anyone may make (it needs no key), still rate-limited;
     ``parameters``: the write's own, documented before Idempotency-Key;
     ``bulk``: see :class:`WriteGuard`."""
 
     def decorate(func: F) -> F:
         func.write_guard = WriteGuard("open", bulk=bulk)  # type: ignore[attr-defined]
-        documented = blp.alt_response(429, response="TOO_MANY_REQUESTS")(func)
-        return _documented_only(func, blp.doc(parameters=[*parameters, IDEMPOTENCY_KEY])(documented))
+        func.guard_doc = GuardDoc({429: "TOO_MANY_REQUESTS"}, parameters=[*parameters, IDEMPOTENCY_KEY])  # type: ignore[attr-defined]
+        return _handed(func)
 
     return decorate
 
@@ -196,12 +192,8 @@ def open_write(blp: Blueprint, *, parameters: Sequence[dict[str, Any]] = (), bul
 HANDED = ("game", "credential")
 
 
-def _documented_only(func: F, documented: Callable[..., Any]) -> F:
-    """``func``, carrying the documentation that flask-smorest's
-    alt_response wrappers collected (the errors are raised as Problems, so
-    the wrappers would only add a layer per status to every request), and
-    handed what its guard found (:data:`HANDED`) when it names any of it."""
-    func._apidoc = documented._apidoc  # type: ignore[attr-defined]
+def _handed(func: F) -> F:
+    """``func``, handed what its guard found (:data:`HANDED`) when it names any of it."""
     wanted = tuple(name for name in HANDED if name in inspect.signature(func).parameters)
     if not wanted:
         return func
@@ -212,3 +204,43 @@ def _documented_only(func: F, documented: Callable[..., Any]) -> F:
         return func(*args, **kwargs, **{name: getattr(found, name) for name in wanted})
 
     return cast(F, guarded)
+
+
+@dataclass(frozen=True, slots=True)
+class GuardDoc:
+    """What a guard's declaration documents of its operation: the error
+    responses it may answer (a status and the name of flask-smorest's
+    response for it, or a response of its own), its security, and the
+    request headers it reads."""
+
+    responses: dict[int, str | dict[str, Any]]
+    security: list[dict[str, list[str]]] | None = None
+    parameters: list[dict[str, Any]] = field(default_factory=list)
+
+
+class GuardDocsPlugin(BasePlugin):  # type: ignore[misc]
+    """Documents each operation as its guard's declaration says
+    (:class:`GuardDoc`, set on its view by :func:`keyed_write`,
+    :func:`open_write` and :func:`keyed_read`): through apispec's plugin
+    interface, so that the views carry no wrapper for their documentation."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        rule = kwargs.get("rule")
+        if rule is None or not operations:
+            return
+        view = self.app.view_functions[rule.endpoint]
+        for method, operation in operations.items():
+            doc = getattr(getattr(getattr(view, "view_class", None), method, view), "guard_doc", None)
+            if not isinstance(doc, GuardDoc):
+                continue
+            doc = copy.deepcopy(doc)  # each operation its own: the spec shares no object between two
+            operation.setdefault("responses", {}).update(doc.responses)
+            if doc.security is not None:
+                operation["security"] = doc.security
+            if doc.parameters:
+                operation["parameters"] = [*operation.get("parameters", []), *doc.parameters]

@@ -118,7 +118,7 @@ def _start_two_player_game(data: dict[str, Any]) -> tuple[Game | WithKey, int, d
 class Games(MethodView):
     @blp.arguments(GameInSchema())
     @blp.response(201, GameCreatedSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, scope="league_in_body", conflict=False)
+    @keyed_write(scope="league_in_body", conflict=False)
     def post(self, data: dict[str, Any]) -> tuple[Game | WithKey, int, dict[str, str]]:
         """Start a game: three players, a cut (R9) or roles, and rule options.
 
@@ -142,14 +142,14 @@ class Games(MethodView):
 @blp.route("/<id:game_id>")
 class GameById(MethodView):
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    @keyed_read(blp, scope="game", conditional=True)
+    @keyed_read(scope="game", conditional=True)
     def get(self, game_id: int, game: GameRow) -> tuple[GameRow, dict[str, str]]:
         """Get a game: scores, roles for the next hand, winner; its ETag"""
         return game, {"ETag": game.etag}  # read by its guard, which answered a matching If-None-Match
 
     @blp.arguments(GamePatchSchema())
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, scope="game", if_match="optional")
+    @keyed_write(scope="game", if_match="optional")
     def patch(self, data: dict[str, Any], game_id: int) -> tuple[Game, dict[str, str]]:
         """Change the rule options (only before a first hand is recorded) or the visibility (outside a league)"""
         game = load_game(game_id)
@@ -185,7 +185,7 @@ class GameById(MethodView):
 
 @blp.route("/<id:game_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
-@keyed_write(blp, scope="game", rotates_key=True)
+@keyed_write(scope="game", rotates_key=True)
 def rotate_game_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[str, Any]:
     """Rotate the key of a game outside any league: the old key stops working at once"""
     if game.league_id is not None:
@@ -195,7 +195,7 @@ def rotate_game_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[str
 
 @blp.route("/<id:game_id>/scorer-key", methods=["POST"])
 @blp.response(201, KeySchema)
-@keyed_write(blp, scope="game")
+@keyed_write(scope="game")
 def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[str, Any]:
     """Issue a scorer key to a game in a league, shown once: it records, corrects and undoes that game's hands
     and reads it, nothing else; so a scorer link never carries the league's key. The league's rotation revokes it."""
@@ -209,7 +209,7 @@ def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[st
 @blp.route("/<id:game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema(), location="query")  # one instance: not one built per request
 @blp.response(200, EventListSchema, headers=ETAG_HEADER)
-@keyed_read(blp, scope="game")
+@keyed_read(scope="game")
 def get_events(
     args: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow | None
 ) -> tuple[dict[str, Any], dict[str, str]]:

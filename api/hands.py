@@ -124,7 +124,7 @@ def _record_cutthroat_hand(
 @blp.route("")
 class Hands(MethodView):
     @blp.response(200, HandListSchema, headers=ETAG_HEADER)
-    @keyed_read(blp, scope="game", conditional=True)
+    @keyed_read(scope="game", conditional=True)
     def get(self, game_id: int) -> tuple[dict[str, Any], dict[str, str]]:
         """All hands of a game, in order; the game's ETag, for conditional reads"""
         game = load_game(game_id)  # its guard answered a matching If-None-Match
@@ -132,7 +132,7 @@ class Hands(MethodView):
 
     @blp.arguments(HandInSchema())
     @blp.response(201, HandSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, scope="game", if_match="required")
+    @keyed_write(scope="game", if_match="required")
     def post(
         self, data: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow
     ) -> tuple[HandInGame, int, dict[str, str]]:
@@ -152,7 +152,7 @@ class Hands(MethodView):
 @blp.route("/<id:number>")
 class HandByNumber(MethodView):
     @blp.response(200, HandSchema)
-    @keyed_read(blp, scope="game")
+    @keyed_read(scope="game")
     def get(self, game_id: int, number: int) -> HandInGame:
         """One hand, its ruling exactly as made"""
         game = load_game(game_id)
@@ -163,7 +163,7 @@ class HandByNumber(MethodView):
 
     @blp.arguments(HandCorrectionSchema())
     @blp.response(200, HandSchema, headers=ETAG_HEADER)
-    @keyed_write(blp, scope="game", if_match="required")
+    @keyed_write(scope="game", if_match="required")
     def put(
         self, data: dict[str, Any], game_id: int, number: int, credential: KeyRow
     ) -> tuple[HandInGame, dict[str, str]]:
@@ -186,7 +186,7 @@ class HandByNumber(MethodView):
 
     @blp.arguments(ReasonArgsSchema, location="query")
     @blp.response(204, headers=ETAG_HEADER)
-    @keyed_write(blp, scope="game", if_match="required")
+    @keyed_write(scope="game", if_match="required")
     def delete(self, args: dict[str, Any], game_id: int, number: int, credential: KeyRow) -> tuple[str, dict[str, str]]:
         """Undo the last hand (it stays in its revisions, as undone)"""
         game = load_game(game_id)
@@ -201,7 +201,7 @@ class HandByNumber(MethodView):
 @blp.route("/<id:number>/revisions", methods=["GET"])
 @blp.arguments(PageArgsSchema(), location="query")
 @blp.response(200, RevisionListSchema)
-@keyed_read(blp, scope="game")
+@keyed_read(scope="game")
 def get_revisions(args: dict[str, Any], game_id: int, number: int) -> Page:
     """Every version of a hand, oldest first: recorded, each correction, an undo"""
     revisions = page_of(revisions_query(game_id, number), args)

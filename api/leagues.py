@@ -93,7 +93,7 @@ def _league_query(path: str, query: Schema, answer: type[Schema]) -> Callable[[F
     league's needs one of its keys (api.docs.keyed_read)."""
 
     def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
-        view = keyed_read(blp, scope="league")(view)
+        view = keyed_read(scope="league")(view)
         view = blp.response(200, answer)(view)
         view = blp.arguments(query, location="query")(view)
         return blp.route(path, methods=["GET"])(view)
@@ -125,14 +125,14 @@ class Leagues(MethodView):
 @blp.route("/<id:league_id>")
 class LeagueById(MethodView):
     @blp.response(200, LeagueSchema)
-    @keyed_read(blp, scope="league")
+    @keyed_read(scope="league")
     def get(self, league_id: int) -> LeagueView:
         """Get a league"""
         return league_view(load_league(league_id))
 
     @blp.arguments(LeaguePatchSchema())
     @blp.response(200, LeagueSchema)
-    @keyed_write(blp, scope="league", conflict=False)
+    @keyed_write(scope="league", conflict=False)
     def patch(self, data: dict[str, Any], league_id: int) -> LeagueView:
         """Make the league, and every game in it, public or private"""
         league = load_league(league_id)
@@ -142,7 +142,7 @@ class LeagueById(MethodView):
 
 @blp.route("/<id:league_id>/key", methods=["POST"])
 @blp.response(201, KeySchema)
-@keyed_write(blp, scope="league", conflict=False, rotates_key=True)
+@keyed_write(scope="league", conflict=False, rotates_key=True)
 def rotate_league_key(league_id: int, credential: KeyRow) -> dict[str, Any]:
     """Rotate the league's key: the old key stops working at once"""
     load_league(league_id)
@@ -152,7 +152,7 @@ def rotate_league_key(league_id: int, credential: KeyRow) -> dict[str, Any]:
 @blp.route("/<id:league_id>/members", methods=["POST"])
 @blp.arguments(MembersInSchema())
 @blp.response(200, LeagueSchema)
-@keyed_write(blp, scope="league", conflict=False)
+@keyed_write(scope="league", conflict=False)
 def add_members(data: dict[str, Any], league_id: int) -> LeagueView:
     """Add players to a league"""
     league = load_league(league_id)
@@ -204,7 +204,7 @@ def _league_export(path: str, filename: str, description: str, **content: Any) -
     needs one of its keys (api.docs.keyed_read)."""
 
     def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
-        view = keyed_read(blp, scope="league")(view)
+        view = keyed_read(scope="league")(view)
         view = blp.alt_response(
             200, description=description, success=True, headers=_attachment(f'"{filename}"'), **content
         )(view)
@@ -307,7 +307,7 @@ def _verify_existing(mapping: dict[int, int]) -> None:
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@open_write(blp, parameters=[PLAYERS_PARAMETER], bulk=True)
+@open_write(parameters=[PLAYERS_PARAMETER], bulk=True)
 def import_league_json() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Rebuild a league from its JSON export (all or nothing), onto existing players where `players` says so"""
     mapping = _player_mapping()

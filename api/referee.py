@@ -23,7 +23,7 @@ blp = Blueprint(
 @blp.route("/knock", methods=["POST"])
 @blp.arguments(KnockInSchema())
 @blp.response(200, KnockVerdictSchema)
-@open_write(blp)
+@open_write()
 def judge_knock_view(data: dict[str, Any]) -> KnockVerdict:
     """Can I knock with this? (R14) An illegal knock is a verdict, not an error; explained step by step"""
     given = data.get("rules")
@@ -44,7 +44,7 @@ def judge_knock_view(data: dict[str, Any]) -> KnockVerdict:
 @blp.route("/hand", methods=["POST"])
 @blp.arguments(RefereeHandInSchema())
 @blp.response(200, RulingSchema)
-@open_write(blp)
+@open_write()
 def judge_hand_view(data: dict[str, Any]) -> dict[str, Any]:
     """Rule on a whole hand from both players' cards (R14-R24), explained step by step"""
     given = data.get("rules")

@@ -16,7 +16,7 @@ def open_create(blp: Blueprint, body: Schema, created: type[Schema]) -> Callable
     ``body`` describes and answers it, 201, as ``created``."""
 
     def decorate(view: F) -> F:  # the stack it stands for, applied from the bottom up
-        view = open_write(blp)(view)
+        view = open_write()(view)
         view = blp.response(201, created)(view)
         return blp.arguments(body)(view)
 

@@ -41,7 +41,7 @@ def _no_share_key(key_id: int) -> Problem:
 @blp.route("/leagues/<id:league_id>/share-key", methods=["POST"])
 @blp.arguments(ShareKeyInSchema())
 @blp.response(201, ShareKeySchema)
-@keyed_write(blp, scope="league", conflict=False)
+@keyed_write(scope="league", conflict=False)
 def issue_league_share_key(data: dict[str, Any], league_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Issue a share key to the league, shown once: it reads the league and its games, never writes.
 
@@ -52,7 +52,7 @@ def issue_league_share_key(data: dict[str, Any], league_id: int) -> tuple[dict[s
 
 @blp.route("/leagues/<id:league_id>/share-keys", methods=["GET"])
 @blp.response(200, ShareKeyListSchema)
-@keyed_read(blp, scope="league", key="write")
+@keyed_read(scope="league", key="write")
 def list_league_share_keys(league_id: int) -> dict[str, Any]:
     """The league's active share keys (labels, never the keys); needs the write key"""
     return {"items": share_keys(league_id=league_id)}
@@ -60,7 +60,7 @@ def list_league_share_keys(league_id: int) -> dict[str, Any]:
 
 @blp.route("/leagues/<id:league_id>/share-keys/<id:share_key_id>", methods=["DELETE"])
 @blp.response(204)
-@keyed_write(blp, scope="league", conflict=False)
+@keyed_write(scope="league", conflict=False)
 def revoke_league_share_key(league_id: int, share_key_id: int) -> tuple[str, int]:
     """Revoke one of the league's share keys: it stops reading at once"""
     if not services.revoke_share_key(share_key_id, league_id=league_id):
@@ -71,7 +71,7 @@ def revoke_league_share_key(league_id: int, share_key_id: int) -> tuple[str, int
 @blp.route("/games/<id:game_id>/share-key", methods=["POST"])
 @blp.arguments(ShareKeyInSchema())
 @blp.response(201, ShareKeySchema)
-@keyed_write(blp, scope="game")
+@keyed_write(scope="game")
 def issue_game_share_key(
     data: dict[str, Any], game_id: int, game: GameView
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -85,7 +85,7 @@ def issue_game_share_key(
 @blp.route("/games/<id:game_id>/share-keys", methods=["GET"])
 @blp.response(200, ShareKeyListSchema)
 @blp.alt_response(409, response="CONFLICT")
-@keyed_read(blp, scope="game", key="write")
+@keyed_read(scope="game", key="write")
 def list_game_share_keys(game_id: int, game: GameView) -> dict[str, Any]:
     """The game's active share keys (labels, never the keys); needs the write key"""
     return {"items": share_keys(game_id=_solo_game(game).id)}
@@ -93,7 +93,7 @@ def list_game_share_keys(game_id: int, game: GameView) -> dict[str, Any]:
 
 @blp.route("/games/<id:game_id>/share-keys/<id:share_key_id>", methods=["DELETE"])
 @blp.response(204)
-@keyed_write(blp, scope="game")
+@keyed_write(scope="game")
 def revoke_game_share_key(game_id: int, share_key_id: int, game: GameView) -> tuple[str, int]:
     """Revoke one of the game's share keys: it stops reading at once"""
     if not services.revoke_share_key(share_key_id, game_id=_solo_game(game).id):

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from flask import Flask, g
 
-from api.body import Blueprint
 from api.docs import keyed_write
 from api.guards import Access
 from models.game import GameRow
@@ -141,12 +140,12 @@ def test_no_view_reads_what_its_guard_found_from_g(module: str) -> None:
 def test_a_view_is_handed_the_game_and_the_credential_its_guard_found() -> None:
     seen: list[tuple[Any, ...]] = []
 
-    @keyed_write(Blueprint("handed", __name__), scope="game")
+    @keyed_write(scope="game")
     def view(game_id: int, game: Any, credential: Any) -> str:
         seen.append((game_id, game, credential))
         return ""
 
-    @keyed_write(Blueprint("unhanded", __name__), scope="game")
+    @keyed_write(scope="game")
     def bare(game_id: int) -> str:
         return ""
 

@@ -24,7 +24,8 @@ SKIPPED = {"tests", "bench", "node_modules"}
 LIBRARIES = ("sqlalchemy", "marshmallow", "flask", "werkzeug", "flask_sqlalchemy", "flask_smorest")
 #: internals of SQLAlchemy's compiled statements and dialects, by name
 INTERNALS = re.compile(
-    r"\b(positiontup|_render_postcompile|construct_params|insert_prefetch|update_prefetch|_json_serializer|do_commit)\b"
+    r"\b(positiontup|_render_postcompile|construct_params|insert_prefetch|update_prefetch|_json_serializer|do_commit"
+    r"|_apidoc|_MemoryStorage__\w+)\b"
     r"|\bdialect\._\w*|\bcompiled\.\w+"
 )
 
