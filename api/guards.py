@@ -377,7 +377,7 @@ def guard_read() -> Response | None:
     if audience is None:
         raise _missing(guard, args)
     _allow(guard, args, access, audience)
-    if not guard.conditional:
+    if not guard.conditional or not req.environ.get("HTTP_IF_NONE_MATCH"):
         return None
     assert access.game is not None  # a conditional read is of a game (api.docs.keyed_read)
     return not_modified(access.game.etag, req)

@@ -23,8 +23,8 @@ from weakref import WeakKeyDictionary
 import orjson
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
-from sqlalchemy import DateTime, Executable, Table, insert
-from sqlalchemy.engine import Connection, Engine, RowMapping
+from sqlalchemy import DateTime, Select, Table, insert
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import SingletonThreadPool, StaticPool
@@ -183,18 +183,22 @@ class SoloRead:
     (an in-memory SQLite) reads through the session, whose transaction a
     connection of its own would roll back under it."""
 
-    __slots__ = ("statement",)
+    __slots__ = ("keys", "statement")
 
-    def __init__(self, statement: Executable) -> None:
+    def __init__(self, statement: Select[Any]) -> None:
         self.statement = statement
+        self.keys = tuple(statement.selected_columns.keys())
 
-    def one_or_none(self, params: dict[str, Any], engine: Engine | None = None) -> RowMapping | None:
+    def one_or_none(self, params: dict[str, Any], engine: Engine | None = None) -> dict[str, Any] | None:
+        """Its one row, by column key (a dict of its own), or None."""
         engine = engine or db.engine
         if isinstance(engine.pool, (StaticPool, SingletonThreadPool)):
-            return db.session.connection().execute(self.statement, params).mappings().one_or_none()
-        alone = reader(engine) if engine.dialect.name != "sqlite" else _single(engine)
-        with alone.connect() as connection:
-            return connection.execute(self.statement, params).mappings().one_or_none()
+            row = db.session.connection().execute(self.statement, params).one_or_none()
+        else:
+            alone = reader(engine) if engine.dialect.name != "sqlite" else _single(engine)
+            with alone.connect() as connection:
+                row = connection.execute(self.statement, params).one_or_none()
+        return None if row is None else dict(zip(self.keys, row, strict=True))
 
 
 _singles: WeakKeyDictionary[Engine, Engine] = WeakKeyDictionary()

@@ -43,8 +43,9 @@ def read_game_audience(game_id: int) -> tuple[GameRow, Audience] | None:
     row = _READ_GAME_AUDIENCE.one_or_none({"id": game_id})
     if row is None:
         return None
-    game = GameRow.of(row)
-    return game, audience_of(game, row["league_visibility"])
+    league_visibility = row.pop("league_visibility")
+    game = GameRow(row)  # the game's columns, as they are
+    return game, audience_of(game, league_visibility)
 
 
 def read_game_tag(game_id: int) -> tuple[str, Audience] | None:

@@ -337,7 +337,7 @@ def game_dict(game: Any) -> dict[str, Any]:
     two-player game's."""
     if game.two_player:
         return _two_player_game_dict(game)
-    rules, roles, first, cut, scores = game.rules, game.roles, game.first_roles, game.cut, game.scores
+    rules, roles, cut, scores = game.rules, game.roles, game.cut, game.scores
     return {
         "id": dump_int(game.id),
         "status": dump_text(game.status),
@@ -345,7 +345,11 @@ def game_dict(game: Any) -> dict[str, Any]:
         "rules": None if rules is None else {name: dump_int(rules[name]) for name in _RULE_NAMES if name in rules},
         "scores": None if scores is None else {dump_text(k): dump_int(v) for k, v in scores.items()},
         "roles": seating_dict(roles),
-        "first_roles": seating_dict(first),
+        "first_roles": {  # R8: the first hand's roles, as its columns hold them
+            "box": dump_int(game.first_box),
+            "captain": dump_int(game.first_captain),
+            "sitter": dump_int(game.first_sitter),
+        },
         "cut": None if cut is None else {dump_text(k): dump_text(v) for k, v in cut.items()},
         "hands_played": dump_int(game.hands_played),
         "winner": dump_int(game.winner),
