@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import ForeignKey, Integer, String, bindparam, update
@@ -87,13 +88,18 @@ def add_figures(table_name: str, key: int, delta: Mapping[Any, Figures]) -> None
     """Add each player's ``delta`` to his row of ``table_name`` (per game or
     per league), in one executemany on the write's connection. Only the
     figures that move are set: a hand moves a few of them."""
-    moved = list(delta.items())
-    names = tuple(n for n in FIGURE_FIELDS if any(getattr(f, n) for _, f in moved))
-    if not names:
+    players = [int(p) for p in delta]
+    rows = [_FIGURES(f) for f in delta.values()]  # each player's figures, in FIGURE_FIELDS' order
+    moving = [i for i, column in enumerate(zip(*rows, strict=True)) if any(column)]
+    if not moving:
         return
-    _add_figures_statement(table_name, names).execute_many(
-        [{"key": key, "pid": int(p), **{"d_" + n: getattr(f, n) for n in names}} for p, f in moved],
+    _add_figures_statement(table_name, tuple(FIGURE_FIELDS[i] for i in moving)).execute_many(
+        [{"key": key, "pid": p, **{_DELTAS[i]: row[i] for i in moving}} for p, row in zip(players, rows, strict=True)],
     )
+
+
+_FIGURES = attrgetter(*FIGURE_FIELDS)
+_DELTAS = ["d_" + n for n in FIGURE_FIELDS]
 
 
 def kept_figures(
