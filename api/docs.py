@@ -211,7 +211,7 @@ class GuardDoc:
     """What a guard's declaration documents of its operation: the error
     responses it may answer (a status and the name of flask-smorest's
     response for it, or a response of its own), its security, and the
-    request headers it reads."""
+    parameters it reads (Idempotency-Key, If-Match, a write's own)."""
 
     responses: dict[int, str | dict[str, Any]]
     security: list[dict[str, list[str]]] | None = None

@@ -384,3 +384,26 @@ def test_a_phone_behind_a_followed_game_reads_its_events_itself_when_the_watch_c
     assert 2 * watch.interval <= elapsed < 2 * watch.interval + 3  # the ticks' time, then its own read
     monkeypatch.undo()
     stays.join(timeout=10)
+
+
+def test_a_phone_behind_a_followed_game_is_answered_even_when_every_place_to_wait_is_taken(
+    app: Flask, client: FlaskClient, players: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone behind its game needs no wait: when the watch follows the game
+    but has no place left for one more waiter, it reads its events itself
+    rather than being refused with a 429."""
+    game = _game(client, players)
+    with app.app_context():
+        watch = VersionWatch(db.engine, IDLE, most=1)  # one place; no tick within the test
+    monkeypatch.setitem(app.extensions, "version_watch", watch)
+    holder, held = _open(app, f"/api/v1/games/{game}/events?after=1&wait=1")  # takes the place, follows the game
+    _waiting(watch, 1)
+    assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+    r = client.get(f"/api/v1/games/{game}/events?after=1&wait=10")
+    assert r.status_code == 200, r.get_json()
+    assert [(e["version"], e["kind"]) for e in r.get_json()["items"]] == [(2, "hand_recorded")]
+    assert r.get_json()["version"] == 2 and r.headers["ETag"] == f'"g{game}v2"'
+    at_version = client.get(f"/api/v1/games/{game}/events?after=2&wait=10")  # not behind: refused, as before
+    assert at_version.status_code == 429 and at_version.headers["Retry-After"] == "5"
+    holder.join(timeout=5)
+    assert held[0][0] == 200 and held[0][2]["items"] == []  # no tick came: its wait ran out
