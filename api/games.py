@@ -220,10 +220,12 @@ def get_events(
     items: list[Event] = []
     watch: VersionWatch = current_app.extensions["version_watch"]
     behind = after < game.version  # else nothing came after it, as of the guard's read: no more to read
-    # A phone behind a game the watch follows (its other phones wait on it, or
-    # it was just answered) is answered by the watch's next read, which reads
-    # the game's events once for all of them.
-    from_watch = behind and wait > 0 and watch.follows(game_id)
+    # A phone a little behind a game the watch follows (its other phones wait
+    # on it, or it was just answered) is answered by the watch's next read,
+    # which reads the game's events once for all of them. One further behind
+    # reads its own: the watch reads a game's events from its furthest
+    # waiter's to its nearest's first `limit`, and keeps that range short.
+    from_watch = behind and wait > 0 and game.version - after <= limit and watch.follows(game_id)
     if behind and not from_watch:
         # read again in this request's session, so that the game and its events are of one moment
         game = GameRow.read(game_id) or game

@@ -407,3 +407,40 @@ def test_a_phone_behind_a_followed_game_is_answered_even_when_every_place_to_wai
     assert at_version.status_code == 429 and at_version.headers["Retry-After"] == "5"
     holder.join(timeout=5)
     assert held[0][0] == 200 and held[0][2]["items"] == []  # no tick came: its wait ran out
+
+
+def test_a_phone_far_behind_a_followed_game_reads_its_own_events_and_the_watch_reads_a_short_range(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    """A phone further behind its game than the events it asks for (its
+    limit) reads them itself: the watch, which reads a game's events from
+    its furthest waiter's on, is not made to read the game's whole history."""
+    game = _game(client, players)
+    for hand in (by_counts("box", 4, 24), by_counts("captain", 2, 30)):
+        assert client.post(f"/api/v1/games/{game}/hands", json=hand).status_code == 201
+    watch: VersionWatch = app.extensions["version_watch"]
+    stays, _ = _open(app, f"/api/v1/games/{game}/events?after=3&wait=2")  # the game is followed
+    _waiting(watch, 1)
+    taken: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def checkout(*_: Any) -> None:
+        taken.append(threading.current_thread().name)
+
+    event.listen(engine, "checkout", checkout)
+    try:
+        out: list[Any] = []
+        far = threading.Thread(
+            target=lambda: out.append(app.test_client().get(f"/api/v1/games/{game}/events?after=1&limit=1&wait=10")),
+            name="far",
+        )
+        far.start()
+        far.join(timeout=10)
+    finally:
+        event.remove(engine, "checkout", checkout)
+    assert out[0].status_code == 200 and watch.waiting == 1  # it never waited
+    assert [(e["version"], e["hand"]) for e in out[0].get_json()["items"]] == [(2, 1)]
+    assert out[0].get_json()["version"] == 3
+    assert taken.count("far") == 2  # its guard's read, and its own read of the game and its events
+    stays.join(timeout=5)
