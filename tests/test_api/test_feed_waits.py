@@ -314,6 +314,27 @@ def test_a_phone_costs_one_connection_a_wait_and_health_none(
         event.remove(engine, "checkout", checkout)
 
 
+def _asked_alone(app: Flask, url: str) -> tuple[Any, int]:
+    """A phone's ask, on a thread of its own: its answer, and how many pooled
+    connections it took."""
+    taken: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def checkout(*_: Any) -> None:
+        taken.append(threading.current_thread().name)
+
+    out: list[Any] = []
+    event.listen(engine, "checkout", checkout)
+    try:
+        phone = threading.Thread(target=lambda: out.append(app.test_client().get(url)), name="asked-alone")
+        phone.start()
+        phone.join(timeout=10)
+    finally:
+        event.remove(engine, "checkout", checkout)
+    return out[0], taken.count("asked-alone")
+
+
 def test_a_phone_behind_a_game_others_wait_on_is_answered_from_the_watchs_read_with_no_read_of_its_own(
     app: Flask, client: FlaskClient, players: list[int]
 ) -> None:
@@ -330,30 +351,12 @@ def test_a_phone_behind_a_game_others_wait_on_is_answered_from_the_watchs_read_w
     assert [e["version"] for e in a[0][2]["items"]] == [2]
     stays, c = _open(app, f"/api/v1/games/{game}/events?after=2&wait=10")  # keeps the game followed
     _waiting(watch, 1)
-    taken: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def checkout(*_: Any) -> None:
-        taken.append(threading.current_thread().name)
-
     reads = watch.reads["events"]
-    event.listen(engine, "checkout", checkout)
-    try:
-        out: list[Any] = []
-        behind = threading.Thread(
-            target=lambda: out.append(app.test_client().get(f"/api/v1/games/{game}/events?after=1&wait=10")),
-            name="behind",
-        )
-        behind.start()
-        behind.join(timeout=10)
-    finally:
-        event.remove(engine, "checkout", checkout)
-    r = out[0]
+    r, connections = _asked_alone(app, f"/api/v1/games/{game}/events?after=1&wait=10")
     assert (r.status_code, r.headers["ETag"]) == (200, f'"g{game}v2"')
     assert [(e["version"], e["kind"], e["hand"]) for e in r.get_json()["items"]] == [(2, "hand_recorded", 1)]
     assert r.get_json()["version"] == 2
-    assert taken.count("behind") == 1  # the guard's read alone: the events are the watch's
+    assert connections == 1  # the guard's read alone: the events are the watch's
     assert watch.reads["events"] - reads <= 1  # one read, if any, for the game's every phone
     assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("captain", 2, 30)).status_code == 201
     stays.join(timeout=10)
@@ -421,26 +424,9 @@ def test_a_phone_far_behind_a_followed_game_reads_its_own_events_and_the_watch_r
     watch: VersionWatch = app.extensions["version_watch"]
     stays, _ = _open(app, f"/api/v1/games/{game}/events?after=3&wait=2")  # the game is followed
     _waiting(watch, 1)
-    taken: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def checkout(*_: Any) -> None:
-        taken.append(threading.current_thread().name)
-
-    event.listen(engine, "checkout", checkout)
-    try:
-        out: list[Any] = []
-        far = threading.Thread(
-            target=lambda: out.append(app.test_client().get(f"/api/v1/games/{game}/events?after=1&limit=1&wait=10")),
-            name="far",
-        )
-        far.start()
-        far.join(timeout=10)
-    finally:
-        event.remove(engine, "checkout", checkout)
-    assert out[0].status_code == 200 and watch.waiting == 1  # it never waited
-    assert [(e["version"], e["hand"]) for e in out[0].get_json()["items"]] == [(2, 1)]
-    assert out[0].get_json()["version"] == 3
-    assert taken.count("far") == 2  # its guard's read, and its own read of the game and its events
+    r, connections = _asked_alone(app, f"/api/v1/games/{game}/events?after=1&limit=1&wait=10")
+    assert r.status_code == 200 and watch.waiting == 1  # it never waited
+    assert [(e["version"], e["hand"]) for e in r.get_json()["items"]] == [(2, 1)]
+    assert r.get_json()["version"] == 3
+    assert connections == 2  # its guard's read, and its own read of the game and its events
     stays.join(timeout=5)
