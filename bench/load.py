@@ -380,14 +380,21 @@ def _waiter_child(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scorer(port: int, game: tuple[int, str], seed: int, until: float, out: dict[str, list[Any]]) -> None:
-    """Record hands into a game that phones wait on, noting when each 201 came."""
+def _scorer(port: int, game: tuple[int, str], seed: int, until: float, every: float, out: dict[str, list[Any]]) -> None:
+    """Record hands into a game that phones wait on, noting when each 201 came:
+    back to back (``every`` 0), or one every ``every`` seconds, on a schedule
+    that does not wait for the server (a late answer is followed by the next
+    hand at once)."""
     rng = random.Random(seed)
     client = Client(port)
     game_id, key = game
     status, headers, _, _ = client.call("GET", f"/api/v1/games/{game_id}")
     etag, errors = headers["etag"], 0
+    due = time.perf_counter() + rng.uniform(0, every)  # the scorers' hands spread over the period
     while time.perf_counter() < until:
+        if every:
+            time.sleep(max(0.0, due - time.perf_counter()))
+            due += every
         body = {"knocker": rng.choice(["box", "captain"]), "knocker_deadwood_count": 9, "defender_deadwood_count": 10}
         status, headers, result, elapsed = client.call(
             "POST", f"/api/v1/games/{game_id}/hands", body, {"Authorization": f"Bearer {key}", "If-Match": etag}
@@ -419,11 +426,13 @@ def _prober(port: int, until: float, out: dict[str, list[Any]]) -> None:
     out["health_errors"].append(errors)
 
 
-def _scoring_process(job: tuple[int, list[tuple[int, str]], int, float]) -> dict[str, list[Any]]:
-    port, games, seed, seconds = job
+def _scoring_process(job: tuple[int, list[tuple[int, str]], int, float, float]) -> dict[str, list[Any]]:
+    port, games, seed, seconds, every = job
     out: dict[str, list[Any]] = {"writes": [], "recorded": [], "errors": [], "health": [], "health_errors": []}
     until = time.perf_counter() + seconds
-    threads = [threading.Thread(target=_scorer, args=(port, g, seed + i, until, out)) for i, g in enumerate(games)]
+    threads = [
+        threading.Thread(target=_scorer, args=(port, g, seed + i, until, every, out)) for i, g in enumerate(games)
+    ]
     threads.append(threading.Thread(target=_prober, args=(port, until, out)))
     for t in threads:
         t.start()
@@ -432,8 +441,10 @@ def _scoring_process(job: tuple[int, list[tuple[int, str]], int, float]) -> dict
     return out
 
 
-def _scoring(port: int, games: list[tuple[int, str]], seconds: float, processes: int) -> dict[str, list[Any]]:
-    jobs = [(port, games[p::processes], 1000 * p, seconds) for p in range(processes)]
+def _scoring(
+    port: int, games: list[tuple[int, str]], seconds: float, processes: int, every: float
+) -> dict[str, list[Any]]:
+    jobs = [(port, games[p::processes], 1000 * p, seconds, every) for p in range(processes)]
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         parts = pool.map(_scoring_process, jobs)
     return {k: [v for part in parts for v in part[k]] for k in parts[0]}
@@ -444,6 +455,7 @@ def run_waiters(
     waiters: int,
     game_count: int,
     scorers: int,
+    every: float,
     seconds: float,
     tmp: Path,
     processes: int,
@@ -486,7 +498,7 @@ def run_waiters(
         scored = games[:scorers]
         load_before = os.getloadavg()[0]
         cpu = _server_cpu(server.process.pid)
-        quiet = _scoring(server.port, scored, seconds, processes)  # the same scorers, no one waiting
+        quiet = _scoring(server.port, scored, seconds, processes, every)  # the same scorers, no one waiting
         quiet_cpu = _server_cpu(server.process.pid) - cpu
         versions = [(g, etag_version(setup.call("GET", f"/api/v1/games/{g}")[1]["etag"])) for g, _ in games]
         rss_before = _rss_kib(server.process.pid)
@@ -513,7 +525,7 @@ def run_waiters(
         connected, settled = ready["connected"], ready["settle_s"]
         rss_waiting = _rss_kib(server.process.pid)
         cpu = _server_cpu(server.process.pid)
-        busy = _scoring(server.port, scored, seconds, processes)
+        busy = _scoring(server.port, scored, seconds, processes, every)
         busy_cpu = _server_cpu(server.process.pid) - cpu
         woken_out = json.loads(child.stdout.readline())
         child.wait(timeout=60)
@@ -531,6 +543,7 @@ def run_waiters(
         "connected": connected,
         "games": game_count,
         "scorers": scorers,
+        "every": every,
         "health_p50": _ms(busy["health"], 0.5),
         "health_p99": _ms(busy["health"], 0.99),
         "write_p50_quiet": _ms(quiet["writes"], 0.5),
@@ -571,6 +584,12 @@ def main() -> int:
     )
     parser.add_argument("--waiter-games", type=int, default=700, help="the games they wait on (default 700)")
     parser.add_argument("--scorers", type=int, default=64, help="clients recording hands meanwhile (default 64)")
+    parser.add_argument(
+        "--hand-every",
+        type=float,
+        default=0.0,
+        help="seconds between two hands of a scorer (default 0: back to back, as many as the server takes)",
+    )
     parser.add_argument("--waiter-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.waiter_child:
@@ -607,6 +626,10 @@ def main() -> int:
     return 1 if any(r["errors"] or r["ceiling_errors"] for r in results) else 0
 
 
+def _pace(every: float) -> str:
+    return f"a hand each {every:g} s" if every else "back to back"
+
+
 def _main_waiters(args: argparse.Namespace) -> int:
     limit_store = args.limit_store or ("redis://127.0.0.1:6379/0" if redis_up() else "memory://")
     results = []
@@ -618,6 +641,7 @@ def _main_waiters(args: argparse.Namespace) -> int:
                     waiters,
                     args.waiter_games,
                     args.scorers,
+                    args.hand_every,
                     args.seconds,
                     Path(tmp),
                     args.processes,
@@ -627,7 +651,7 @@ def _main_waiters(args: argparse.Namespace) -> int:
                 print(json.dumps(r), file=sys.stderr)
     print(f"limits kept in {limit_store}; {args.seconds:g} s of scoring with and without the waiters")
     print(
-        "| Backend | Waiting phones (connected) | Games | Scorers | `/health` p50 / p99 ms | "
+        "| Backend | Waiting phones (connected) | Games | Scorers, pace | `/health` p50 / p99 ms | "
         "Write p50 / p99 ms, no waiter | Write p50 / p99 ms | Hands/s (no waiter) | Woken / expected | "
         "Wake p50 / p99 / max ms | Server RSS per waiter | Server CPU ms per hand (no waiter) / per wake | "
         "Load before | First asks taken, s | Errors |"
@@ -635,7 +659,8 @@ def _main_waiters(args: argparse.Namespace) -> int:
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in results:
         print(
-            f"| {r['backend']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']} | "
+            f"| {r['backend']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']}, "
+            f"{_pace(r['every'])} | "
             f"{r['health_p50']:.0f} / {r['health_p99']:.0f} | "
             f"{r['write_p50_quiet']:.0f} / {r['write_p99_quiet']:.0f} | "
             f"{r['write_p50']:.0f} / {r['write_p99']:.0f} | {r['hands_per_s']:.0f} ({r['hands_per_s_quiet']:.0f}) | "
