@@ -209,6 +209,16 @@ SERVER_TIMEOUTS = {
     # a transaction left open by a request stalled midway releases its locks
     "idle_in_transaction_session_timeout": ("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 30.0),
 }
+#: A worker's pool on a database server: connections kept open, none opened
+#: beyond them. SQLAlchemy's default (5, and 10 more opened under load and
+#: closed again as soon as 5 are idle) opens and closes PostgreSQL connections
+#: all through a busy evening, a server process started each time: with
+#: 2,000 phones following their games, that churn took more of the machine
+#: than the phones themselves, and the writes and the phones' asks waited on
+#: it (bench/load.py). Given by SQLALCHEMY_ENGINE_OPTIONS, each is the caller's;
+#: the workers' pools together (GINREF_WORKERS x pool_size, and one connection
+#: per worker for the feed's watch) must stay under the server's max_connections.
+SERVER_POOL = {"pool_size": 15, "max_overflow": 0}
 CONNECT_TIMEOUT = ("DATABASE_CONNECT_TIMEOUT", 5)  # seconds (libpq: at least 2) to reach the server
 #: libpq's TCP settings (connect parameters), each overridden by the config key
 #: named; 0 sends none, leaving the system's. A server that goes silent (a
@@ -268,6 +278,8 @@ def init_database(app: Flask) -> None:
         # A server connection can drop (a restart, a proxy's idle timeout): test it
         # at checkout. A SQLite file cannot drop, so it skips the extra statement.
         engine_options.setdefault("pool_pre_ping", True)
+        for name, size in SERVER_POOL.items():
+            engine_options.setdefault(name, size)
     if uri.startswith("postgresql"):
         # A hang (a lock held by a stuck transaction, a runaway statement, a server
         # that does not answer) becomes an error the API answers as a 503.

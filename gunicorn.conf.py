@@ -17,7 +17,7 @@ workers = int(os.environ.get("GINREF_WORKERS", "4"))
 # up to worker_connections at once; at most FEED_WAITERS (app.py, 2,000) of them
 # wait on the feeds, so /health, the reads and the writes always find room.
 # A database connection is taken only while a request reads or writes
-# (SQLAlchemy's pool: 5, and 10 more under load, per worker).
+# (on a database server, 15 per worker, kept open: app.SERVER_POOL).
 worker_class = "serving.ApiWorker"
 worker_connections = int(os.environ.get("GINREF_WORKER_CONNECTIONS", "3000"))
 timeout = 30

@@ -46,6 +46,22 @@ def test_a_postgresql_connection_gives_up_on_a_silent_server_and_bounds_every_st
     }
 
 
+def test_a_server_pool_keeps_its_connections_and_opens_none_beyond_them() -> None:
+    """On a database server each worker keeps 15 connections and opens no
+    more (an overflow connection is opened and closed again under load, a
+    server process each time); the caller's pool settings are its own. A
+    SQLite file keeps SQLAlchemy's pool as it is."""
+    options = create_app({"SQLALCHEMY_DATABASE_URI": POSTGRESQL}).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert (options["pool_size"], options["max_overflow"]) == (15, 0)
+    given = {"pool_size": 4, "max_overflow": 2}
+    options = create_app({"SQLALCHEMY_DATABASE_URI": POSTGRESQL, "SQLALCHEMY_ENGINE_OPTIONS": given}).config[
+        "SQLALCHEMY_ENGINE_OPTIONS"
+    ]
+    assert (options["pool_size"], options["max_overflow"]) == (4, 2)
+    options = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert "pool_size" not in options and "max_overflow" not in options
+
+
 def test_the_tcp_settings_are_configurable_and_0_or_the_url_leaves_each_out() -> None:
     from app import postgresql_connect_args
 
