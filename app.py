@@ -216,8 +216,8 @@ SERVER_TIMEOUTS = {
 #: 2,000 phones following their games, that churn took more of the machine
 #: than the phones themselves, and the writes and the phones' asks waited on
 #: it (bench/load.py). Given by SQLALCHEMY_ENGINE_OPTIONS, each is the caller's;
-#: the workers' pools together (GINREF_WORKERS x pool_size, and one connection
-#: per worker for the feed's watch) must stay under the server's max_connections.
+#: the workers' pools together (GINREF_WORKERS x pool_size; the feed's watch
+#: keeps one of its worker's) must stay under the server's max_connections.
 SERVER_POOL = {"pool_size": 15, "max_overflow": 0}
 CONNECT_TIMEOUT = ("DATABASE_CONNECT_TIMEOUT", 5)  # seconds (libpq: at least 2) to reach the server
 #: libpq's TCP settings (connect parameters), each overridden by the config key
