@@ -16,10 +16,11 @@ CPU time per request (its whole process group, from /proc) is reported too.
 The waiters phase (--waiters 2000 10000) follows a club night: that many
 phones wait on the feeds of --waiter-games games (a long poll each,
 ``?after=<version>&wait=25``, asked again at once when answered) while
---scorers clients record hands into some of those games and /health is asked
-all along. It reports /health and write latencies (beside the same scorers
-with no waiter), how soon each waiting phone had a hand after its 201 (the
-wake latency), the server's memory per waiting phone, its CPU time per hand
+--scorers clients record hands into some of those games (back to back, or
+one every --hand-every seconds each) and /health is asked all along. It
+reports /health and write latencies (beside the same scorers with no
+waiter), how soon each waiting phone had a hand after its 201 (the wake
+latency), the server's memory per waiting phone, its CPU time per hand
 with no one waiting and, with them, per phone woken (the hands' own taken
 off: the answer, the phone's next ask and the watch's reads), the load
 average before (the machine is shared) and every error. The scorers start
