@@ -227,9 +227,7 @@ def get_events(
     # waiter's to its nearest's first `limit`, and keeps that range short.
     from_watch = behind and wait > 0 and game.version - after <= limit and watch.follows(game_id)
     if behind and not from_watch:
-        # read again in this request's session, so that the game and its events are of one moment
-        game = GameRow.read(game_id) or game
-        items = events_after(game_id, after, limit)
+        game, items = _read_events(game, after, limit)
     if not items and wait > 0:
         if db.session.registry.has():  # a phone asking again at the version has not opened one
             db.session.close()  # no connection is held while waiting
@@ -265,6 +263,11 @@ def get_events(
             # the version the watch read (of its last tick), or a later one the events name
             game = game.replace(version=max([moved.version, *(item.version for item in items)]))
         elif from_watch:  # the watch did not read the game in time (or had no place): the events are read here
-            game = GameRow.read(game_id) or game
-            items = events_after(game_id, after, limit)
+            game, items = _read_events(game, after, limit)
     return {"items": items, "version": game.version}, {"ETag": game.etag}
+
+
+def _read_events(game: GameRow, after: int, limit: int) -> tuple[GameRow, list[Event]]:
+    """The game read again and its first ``limit`` events after ``after``,
+    in this request's session, so that the two are of one moment."""
+    return GameRow.read(game.id) or game, events_after(game.id, after, limit)
