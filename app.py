@@ -170,6 +170,9 @@ def load_config(app: Flask, test_config: dict[str, Any] | None) -> None:
         # stay above FEED_WAITERS, so /health, the reads and the writes always find one.
         FEED_WAITERS=2000,
         FEED_WAITERS_PER_CLIENT=200,
+        # Seconds a feed's wait or stream lasts at most, whatever its `wait` asks (at most 25): lower it
+        # behind a proxy that closes a silent connection sooner.
+        FEED_MAX_WAIT=25.0,
         LISTEN=None,  # host:port the server listens on (the Makefile sets FLASK_LISTEN): GET /api/v1/addresses
         PAGE_ADDRESSES=None,  # or the page's URLs for other phones, e.g. FLASK_PAGE_ADDRESSES='["https://gin.example/"]'
         # "*" (any origin but null) or a comma-separated list, e.g. GINREF_CORS_ORIGINS=https://club.example,

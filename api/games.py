@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from sqlalchemy import select
 
@@ -13,7 +17,7 @@ from api.errors import FORBIDDEN, RATE_LIMITED, Problem, conflict, invalid, not_
 from api.guards import league_unseen, unknown_league
 from api.shapes import Page, WithKey, page_of
 from models import Game, League, LeagueMember, Player, db
-from models.events import Event, VersionWatch, WaitRefused, events_after
+from models.events import Event, Place, VersionWatch, WaitRefused, events_after
 from models.game import GameRow
 from models.league import PUBLIC
 from models.revisions import has_revisions
@@ -23,7 +27,13 @@ from referee import Roles, Rules, verify_seating
 from referee.cutthroat import CutthroatSeating, verify_cutthroat_seating
 from referee.presets import Preset, PresetRules, resolve_rules
 from referee.two_player import Seating, verify_first_seating
-from schemas.events import EventArgsSchema, EventListSchema
+from schemas.events import (
+    EventArgsSchema,
+    EventListSchema,
+    EventSchema,
+    EventStreamArgsSchema,
+    EventStreamHeadersSchema,
+)
 from schemas.games import (
     GameCreatedSchema,
     GameInSchema,
@@ -36,6 +46,7 @@ from schemas.games import (
 from schemas.rules import THREE_HANDED_OPTIONS
 
 FEED_RETRY_AFTER = 5  # seconds: a phone refused a wait polls meanwhile
+FEED_RETRY_MS = 1000  # milliseconds: how soon EventSource opens an ended stream again
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games to the target score")
 
@@ -206,15 +217,21 @@ def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[st
     return {"key": services.issue_scorer_key(game)}
 
 
+def _longest(wait: float) -> float:
+    """A feed's wait, within the server's bound (FEED_MAX_WAIT)."""
+    return min(wait, float(current_app.config["FEED_MAX_WAIT"]))
+
+
 @blp.route("/<id:game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema(), location="query")  # one instance: not one built per request
 @blp.response(200, EventListSchema, headers=ETAG_HEADER)
+@blp.alt_response(429, response="TOO_MANY_REQUESTS")
 @keyed_read(scope="game")
 def get_events(
     args: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow | None
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Follow a game: its changes after a version, waiting up to `wait` seconds for one"""
-    after, wait, limit = args["after"], args["wait"], args["limit"]
+    after, wait, limit = args["after"], _longest(args["wait"]), args["limit"]
     if after > game.version:  # the guard's read of the game, of a moment before this one
         raise invalid("query.after", f"the game is at version {game.version}, not yet {after}", offending=after)
     items: list[Event] = []
@@ -265,6 +282,116 @@ def get_events(
         elif from_watch:  # the watch did not read the game in time (or had no place): the events are read here
             game, items = _read_events(game, after, limit)
     return {"items": items, "version": game.version}, {"ETag": game.etag}
+
+
+@blp.route("/<id:game_id>/events/stream", methods=["GET"])
+@blp.arguments(EventStreamArgsSchema(), location="query")
+@blp.arguments(EventStreamHeadersSchema(), location="headers", as_kwargs=True)
+@blp.response(
+    200,
+    content_type="text/event-stream",
+    description="Server-Sent Events: one a change, its `id` the version it made and its `data` the change as "
+    "`/events` lists it",
+)
+@blp.doc(responses={"200": {"content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+@blp.alt_response(429, response="TOO_MANY_REQUESTS")
+@keyed_read(scope="game")
+def stream_events(
+    args: dict[str, Any], game_id: int, game: GameRow, credential: KeyRow | None, last_event_id: int | None = None
+) -> Response:
+    """Follow a game as a stream: its changes after a version, each as it comes, for up to `wait` seconds
+
+    The answer is `text/event-stream` (Server-Sent Events): one event a change, as `/events` lists it, with the
+    version it made as its `id`. It ends after `wait` seconds, or once the key it was read with is revoked; ask
+    again from the last `id` (EventSource does, with `Last-Event-ID`). One stream holds one of the server's places
+    to wait (a 429 with `Retry-After` when there is none) for all the changes it sends, where `/events` answers a
+    change and is asked again."""
+    after, wait, limit = args["after"], _longest(args["wait"]), args["limit"]
+    field = "query.after"
+    if last_event_id is not None:  # a reconnecting EventSource's
+        after, field = last_event_id, "headers.Last-Event-ID"
+    if after > game.version:  # the guard's read of the game, of a moment before this one
+        raise invalid(field, f"the game is at version {game.version}, not yet {after}", offending=after)
+    places = ExitStack()
+    place: Place | None = None
+    if wait > 0:
+        watch: VersionWatch = current_app.extensions["version_watch"]
+        try:
+            place = places.enter_context(
+                watch.place(
+                    game_id,
+                    after,
+                    limit=limit,
+                    client=request.remote_addr or "",
+                    key_id=None if credential is None else credential.id,
+                )
+            )
+        except WaitRefused as refused:
+            raise Problem(
+                429,
+                f"{refused.detail}: ask again without wait (or in {FEED_RETRY_AFTER} s)",
+                type=RATE_LIMITED,
+                headers={"Retry-After": str(FEED_RETRY_AFTER)},
+            ) from None
+    with places.pop_all() as held:  # given back here if the stream is not sent, else when it ends
+        items = events_after(game_id, after, limit) if after < game.version else []
+        db.session.close()  # no connection is held while the stream waits
+        deadline = time.monotonic() + wait
+        changes = _changes(game_id, place, after, items, deadline, limit, credential)
+        response = Response(
+            stream_with_context(_sent(changes)),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+        response.call_on_close(held.pop_all().close)  # the server closes the answer once sent, or cut off
+    return response
+
+
+def _changes(
+    game_id: int,
+    place: Place | None,
+    after: int,
+    items: list[Event],
+    deadline: float,
+    limit: int,
+    credential: KeyRow | None,
+) -> Iterator[list[Event]]:
+    """The game's changes after ``after``, as they come, until the deadline
+    or the revocation of the key the stream was read with."""
+    while True:
+        if items:
+            yield items
+            after = items[-1].version
+        if place is None:
+            return
+        moved = place.next(after, deadline)
+        if moved is None or moved.revoked:
+            return
+        if moved.events is not None:  # read once for every phone of the game
+            items = moved.events
+        else:  # not read by the watch for this stream: read here
+            if credential is not None and not key_reads(credential.id):
+                return
+            items = events_after(game_id, after, limit)
+            db.session.close()
+        if not items:
+            after = moved.version  # nothing to send up to it (cannot be: each version has its change)
+
+
+_EVENT = EventSchema()
+
+
+#: the stream's first lines, sent at once (its headers with them): how soon EventSource opens it again once ended
+OPENING = f"retry: {FEED_RETRY_MS}\n\n"
+
+
+def _sent(changes: Iterator[list[Event]]) -> Iterator[str]:
+    """Each change as an event of the stream, after its opening lines."""
+    yield OPENING
+    for items in changes:
+        yield "".join(
+            f"id: {item.version}\ndata: {json.dumps(_EVENT.dump(item), separators=(',', ':'))}\n\n" for item in items
+        )
 
 
 def _read_events(game: GameRow, after: int, limit: int) -> tuple[GameRow, list[Event]]:

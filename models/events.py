@@ -256,6 +256,38 @@ def _drop(counter: Counter[Any], item: Any) -> bool:
     return True
 
 
+class Place:
+    """A place held in a :class:`VersionWatch` (see :meth:`VersionWatch.place`)."""
+
+    __slots__ = ("_key_id", "_limit", "_watch", "_watched", "after")
+
+    def __init__(self, watch: VersionWatch, watched: _Watched, after: int, limit: int, key_id: int | None) -> None:
+        self._watch, self._watched, self._limit, self._key_id = watch, watched, limit, key_id
+        self.after = after  # the version its holder has
+
+    def next(self, after: int, deadline: float) -> Moved | None:
+        """Block until the game is past version ``after`` (the holder's now:
+        the watch reads the game's events from it) or the ``deadline`` (a
+        ``time.monotonic()``) has passed (None)."""
+        watch, watched = self._watch, self._watched
+        while True:
+            with watch._lock:
+                if after != self.after:
+                    _drop(watched.afters, self.after)
+                    watched.afters[after] += 1
+                    self.after = after
+                if self._key_id is not None and self._key_id in watch._revoked:
+                    return Moved(after, None, revoked=True)
+                version = watched.version
+                if version is not None and version > after:
+                    answer = watched.answer
+                    return Moved(version, None if answer is None else answer.after(after, self._limit))
+                changed = watched.changed
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not changed.wait(remaining):
+                return None
+
+
 #: wakes between two yields to the other greenlets (threads) of the process
 WAKE_BATCH = 16
 #: ticks a game stays watched after its last waiter left: its phones, answered, ask again at once
@@ -336,26 +368,27 @@ class VersionWatch:
         ends the wait once it is revoked. Raises WaitRefused when too many
         wait already."""
         deadline = time.monotonic() + timeout
+        with self.place(game_id, after, limit=limit, client=client, key_id=key_id) as place:
+            return place.next(after, deadline)
+
+    @contextmanager
+    def place(
+        self, game_id: int, after: int, *, limit: int = 100, client: str = "", key_id: int | None = None
+    ) -> Iterator[Place]:
+        """A place to wait on the game from, kept for as many waits as its
+        holder makes (a stream's, one after another): taken once, so that a
+        stream is never refused between two of its changes. Raises
+        WaitRefused when too many wait already."""
         with self._lock:
             self._admit(client)
             self._start()
             watched = self._enter(game_id, after, limit, client, key_id)
+        place = Place(self, watched, after, limit, key_id)
         try:
-            while True:
-                with self._lock:
-                    if key_id is not None and key_id in self._revoked:
-                        return Moved(after, None, revoked=True)
-                    version = watched.version
-                    if version is not None and version > after:
-                        answer = watched.answer
-                        return Moved(version, None if answer is None else answer.after(after, limit))
-                    changed = watched.changed
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not changed.wait(remaining):
-                    return None
+            yield place
         finally:
             with self._lock:
-                self._leave(game_id, after, client, key_id)
+                self._leave(game_id, place.after, client, key_id)
 
     def _admit(self, client: str) -> None:
         if self._most and sum(self._clients.values()) >= self._most:

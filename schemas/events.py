@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from schemas.fields import EVENT_KINDS, UTCDateTime
 
@@ -49,4 +49,35 @@ class EventListSchema(Schema):
     version = fields.Integer(
         required=True,
         metadata={"description": "The game's version now: pass it (or the last item's) as `after` next time"},
+    )
+
+
+class EventStreamArgsSchema(EventArgsSchema):
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(min=0, max=MAX_WAIT),
+        allow_nan=False,
+        metadata={
+            "description": f"Seconds (at most {MAX_WAIT:g}) the stream stays open: every change in that time "
+            "is sent as it comes, then the stream ends (0: the changes there are now, and the end)"
+        },
+    )
+    limit = fields.Integer(
+        load_default=MAX_EVENTS,
+        validate=validate.Range(min=1, max=MAX_EVENTS),
+        metadata={"description": "The most changes read at once; the stream goes on past them"},
+    )
+
+
+class EventStreamHeadersSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE  # a request's other headers
+
+    last_event_id = fields.Integer(
+        data_key="Last-Event-ID",
+        validate=validate.Range(min=0, max=2147483647),
+        metadata={
+            "description": "The last event's `id` the client has (EventSource sends it when it reconnects): "
+            "it replaces `after`"
+        },
     )

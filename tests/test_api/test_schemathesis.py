@@ -50,7 +50,12 @@ CHECKS = [
 # database file lives in a directory that the fixture below creates and removes.
 DB_DIR = Path(tempfile.gettempdir()) / f"ginref-schemathesis-{os.getpid()}"
 APP = create_app(
-    {"TESTING": True, "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{DB_DIR / 'ginref.sqlite3'}"}
+    {
+        "TESTING": True,
+        "RATELIMIT_ENABLED": False,
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{DB_DIR / 'ginref.sqlite3'}",
+        "FEED_MAX_WAIT": 0.2,  # a feed's wait (or a stream) is fuzzed for its answers, not its length
+    }
 )
 APP.test_client_class = AutoClient  # seeds the data with keys and ETags; the fuzzed calls send none
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import socket
 import time
@@ -210,3 +211,52 @@ def test_a_wait_opened_with_a_share_key_ends_when_the_key_is_revoked(backend: st
         status, _, body, _ = _answer(waiting, 10)
         assert (status, body["type"]) == (404, "https://ginref.org/problems/not-found")
         assert time.monotonic() - revoked < 1.0
+
+
+def test_streams_hold_no_thread_and_each_is_sent_every_change_of_its_game_as_it_comes(
+    backend: str, tmp_path: Path
+) -> None:
+    env = {"FLASK_FEED_WAITERS_PER_CLIENT": "0"}
+    with LiveServer(database_url(backend, tmp_path, "ginref_live_streams"), workers=2, env=env) as server:
+        game = _game(server.base, rules={"target_score": 1000})
+        other = _game(server.base)
+        streams = [
+            _open_wait(server.port, f"/api/v1/games/{game['id']}/events/stream?after=1&wait=20")
+            for _ in range(5 * THREADS_BEFORE)
+        ]
+        _settle(server)
+        health, health_s = _timed(lambda: requests.get(f"{server.base}/health", timeout=5))
+        read, read_s = _timed(lambda: requests.get(f"{server.base}/api/v1/games/{other['id']}", timeout=5))
+        assert (health.status_code, read.status_code) == (200, 200)
+        assert max(health_s, read_s) < 1.0, (health_s, read_s)
+        url = f"{server.base}/api/v1/games/{game['id']}"
+        received = {sock: b"" for sock in streams}
+        for version in (2, 3, 4):  # three hands, each sent to every stream, which stays open
+            etag = requests.get(url, timeout=5).headers["ETag"]
+            r = requests.post(
+                f"{url}/hands",
+                json={"outcome": "draw"},
+                headers={"Authorization": f"Bearer {game['key']}", "If-Match": etag},
+                timeout=5,
+            )
+            assert r.status_code == 201
+            recorded, marker = time.monotonic(), f"id: {version}\n".encode()
+            selector = selectors.DefaultSelector()
+            for sock in streams:
+                if marker not in received[sock]:
+                    selector.register(sock, selectors.EVENT_READ)
+            while selector.get_map() and time.monotonic() - recorded < 10:
+                for key, _ in selector.select(timeout=0.5):
+                    sock = key.fileobj
+                    received[sock] += sock.recv(65536)  # type: ignore[union-attr]
+                    if marker in received[sock]:  # type: ignore[index]
+                        selector.unregister(sock)
+            late = len(selector.get_map())
+            selector.close()
+            assert late == 0, f"{late} streams were not sent version {version}"
+            assert time.monotonic() - recorded < 2.0
+        for sock in streams:
+            head, _, body = received[sock].partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head
+            assert [int(v) for v in re.findall(rb"id: (\d+)\n", body)] == [2, 3, 4]
+            sock.close()
