@@ -109,15 +109,51 @@ async function call(method, path, { body, key, ifMatch, ifNoneMatch, idempotency
     signal,
   });
   if (response.status === 304) return { status: 304, etag: response.headers.get("ETag"), data: null };
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { type: "about:blank", title: response.statusText, status: response.status, detail: text };
-  }
+  const data = await bodyOf(response);
   if (!response.ok) throw new ApiError(response.status, data || { status: response.status, title: response.statusText });
   return { status: response.status, etag: response.headers.get("ETag"), data };
+}
+
+async function bodyOf(response) {
+  const text = await response.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return { type: "about:blank", title: response.statusText, status: response.status, detail: text };
+  }
+}
+
+/**
+ * Read a game's stream of changes (Server-Sent Events, read with fetch so
+ * that a private game's key goes in its header) until it ends: `onChanges`
+ * gets each batch as it comes. Resolves to the last change's version.
+ */
+async function readStream(gameId, after, wait, signal, onChanges) {
+  const headers = { Accept: "text/event-stream" };
+  const key = readKey(gameId);
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const path = `/games/${gameId}/events/stream?after=${after}&wait=${wait}`;
+  const response = await fetch(BASE + path, { headers, cache: "no-store", signal });
+  if (!response.ok) {
+    const data = await bodyOf(response);
+    throw new ApiError(response.status, data || { status: response.status, title: response.statusText });
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let last = after;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return last;
+    const blocks = (text + value).split("\n\n");
+    text = blocks.pop();
+    const items = blocks
+      .filter((block) => block.includes("data: ")) // not the stream's opening lines
+      .map((block) => JSON.parse(block.slice(block.indexOf("data: ") + 6)));
+    if (items.length) {
+      last = items[items.length - 1].version;
+      await onChanges(items, last);
+    }
+  }
 }
 
 function remember(gameId, result) {
@@ -169,9 +205,8 @@ export const api = {
     return { items: result.data.items, etag: result.etag };
   },
 
-  /** The game's changes after `after`, waiting up to `wait` s for one: {items, version}. */
-  events: async (gameId, after, wait, signal) =>
-    (await call("GET", `/games/${gameId}/events?after=${after}&wait=${wait}`, { key: readKey(gameId), signal })).data,
+  /** The game's changes after `after`, as they come for up to `wait` s (see readStream): the last one's version. */
+  stream: readStream,
 
   /**
    * A read-only share key for spectators of a private game (or of its private

@@ -1,5 +1,5 @@
 // The game screen: scoreboard, record a hand, history, chart. It follows the
-// game on its change feed (a long poll on /events), re-reading the game with
+// game on its change feed (a stream of /events/stream), re-reading the game with
 // If-None-Match on each change; when the feed fails it polls every 2 s and
 // tries the feed again later, less and less often.
 
@@ -18,7 +18,7 @@ import { issueButton, pageBase, shareLink, unreachableNote } from "./share.js";
 import { ROLES, isCutthroat, isTwoPlayer, knockerSeats, otherSeat, outcomeWord, presetWord, problemView, roleWord, seatsOf, stepWords, whoWord } from "./words.js";
 
 const POLL_MS = 2000;
-const FEED_WAIT_S = 25; // the most the API waits
+const FEED_WAIT_S = 25; // the longest stream the API sends
 const FEED_RETRY_MAX_MS = 60000;
 
 export function gameScreen(root, gameId) {
@@ -33,7 +33,7 @@ export function gameScreen(root, gameId) {
     after: 0, // the version the feed has reported
     feedFailures: 0,
     feedRetryAt: 0,
-    abort: null, // the pending long poll's
+    abort: null, // the open stream's
     wakeUp: null, // ends the pause under way
     leagueVisibility: undefined, // of the game's league, once read
     seenAt: null, // set while the game shown is the phone's copy (no signal since the page opened)
@@ -641,15 +641,17 @@ export function gameScreen(root, gameId) {
     return hasWaiting(view.id);
   }
 
-  /** One long poll: true when it ran (changes or none), false when woken. Throws when the feed fails. */
+  /** One stream of the game's changes: true when it ran to its end, false when woken. Throws when the feed fails. */
   async function followFeed() {
     view.abort = new AbortController();
     try {
       const after = Math.max(view.after, view.game.version);
-      const changes = await api.events(view.id, after, FEED_WAIT_S, view.abort.signal);
-      view.after = changes.version;
+      view.after = await api.stream(view.id, after, FEED_WAIT_S, view.abort.signal, async (items, version) => {
+        view.after = version;
+        view.feedFailures = 0;
+        if (version > view.game.version) await refresh(false);
+      });
       view.feedFailures = 0;
-      if (changes.items.length || changes.version > view.game.version) await refresh(false);
       return true;
     } catch (error) {
       if (view.abort.signal.aborted) return false;

@@ -371,7 +371,8 @@ def test_r26_the_game_and_its_hands_are_read_of_one_moment_when_another_phone_wr
     held: list[Any] = []  # the feed's next asks, left unanswered: the page hears of no change but by its reads
     page.route(f"**/api/v1/games/{game_id}/hands", between)
     page.route(
-        f"**/api/v1/games/{game_id}/events?after=*", lambda route: held.append(route) if replaced else route.continue_()
+        f"**/api/v1/games/{game_id}/events/stream?after=*",
+        lambda route: held.append(route) if replaced else route.continue_(),
     )
     etag = api.get_etag(f"/games/{game_id}")
     gone = requests.delete(

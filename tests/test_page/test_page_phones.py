@@ -191,8 +191,8 @@ def test_a_phone_on_a_plain_http_lan_address_records_with_its_own_idempotency_ke
 def test_a_phone_waits_on_the_change_feed_and_stops_following_when_the_screen_is_left(phones, api: Api) -> None:
     first, game_id, ids, scorer = new_game(phones, api, "feed")
     page = first.page
-    feed = f"/api/v1/games/{game_id}/events?after=1&wait=25"
-    for _ in range(50):  # the first long poll, after the game's version 1
+    feed = f"/api/v1/games/{game_id}/events/stream?after=1&wait=25"
+    for _ in range(50):  # the first stream, after the game's version 1
         if any(feed in url for url in first.requests):
             break
         page.wait_for_timeout(100)
@@ -220,7 +220,7 @@ def test_when_the_change_feed_fails_the_phone_polls_with_if_none_match_and_tries
         tries.append(time.monotonic())
         route.abort()
 
-    second.context.route(re.compile(rf"/api/v1/games/{game_id}/events\?"), no_feed)
+    second.context.route(re.compile(rf"/api/v1/games/{game_id}/events/stream\?"), no_feed)
     second.page.on(
         "request", lambda r: polls.append(r.url) if r.headers.get("if-none-match") and "/events" not in r.url else None
     )

@@ -85,7 +85,7 @@ def test_a_private_game_is_watched_from_its_spectator_link_and_sees_a_hand_withi
     wait_hands(page, 1)
     expect(watcher.locator("li.hand")).to_have_count(1, timeout=5000)
     for phone in (first, second):
-        assert [u for u in phone.requests if f"/games/{game_id}/events?after=" in u]  # the change feed
+        assert [u for u in phone.requests if f"/games/{game_id}/events/stream?after=" in u]  # the change feed
         assert [u for u in phone.requests if key in u or share in u or "key=" in u or "share=" in u] == []
     assert check_board(page, KeyedApi(api, key), game_id, 1)["hands_played"] == 1
 
