@@ -15,7 +15,9 @@ CPU time per request (its whole process group, from /proc) is reported too.
 
 The waiters phase (--waiters 2000 10000) follows a club night: that many
 phones wait on the feeds of --waiter-games games (a long poll each,
-``?after=<version>&wait=25``, asked again at once when answered) while
+``?after=<version>&wait=25``, asked again at once when answered; with
+--feed stream, a stream of /events/stream each, of 25 s, opened again from
+its last event when it ends, the first ending at a random moment) while
 --scorers clients record hands into some of those games (back to back, or
 one every --hand-every seconds each) and /health is asked all along. It
 reports /health and write latencies (beside the same scorers with no
@@ -366,19 +368,95 @@ def _waiter_child(args: argparse.Namespace) -> int:
                 woken.append((game_id, item["version"], when))
             after = body["version"]
 
-    greenlets = [gevent.spawn(phone, i) for i in range(count)]
+    def streaming_phone(i: int) -> None:
+        """A phone on the game's stream: one request a stream (25 s), opened
+        again from the last event's id when it ends."""
+        game_id, after = games[i % len(games)]
+        client = Client(port)
+        try:
+            sock = client._connect()
+        except OSError as err:
+            errors.append(f"connect: {err}")
+            return
+        connected[0] += 1
+        go.wait()
+        # the phones' streams end (and are opened again) at random moments, as a room's do, not all at once
+        wait = random.Random(i).uniform(1, 25)
+        while not stop.is_set():
+            try:
+                after = _read_stream(
+                    client, sock, f"/api/v1/games/{game_id}/events/stream?after={after}&wait={wait:.2f}", game_id, woken
+                )
+                wait = 25
+            except (OSError, ConnectionError, ValueError) as err:
+                if not stop.is_set():
+                    errors.append(f"stream: {type(err).__name__} {err}"[:80])
+                return
+            if after is None:
+                errors.append("stream refused")
+                gevent.sleep(1)
+                after = games[i % len(games)][1]
+
+    greenlets = [gevent.spawn(streaming_phone if spec["stream"] else phone, i) for i in range(count)]
     deadline = time.monotonic() + 120
     while connected[0] + len(errors) < count and time.monotonic() < deadline:
         gevent.sleep(0.1)
     go.set()
     gevent.sleep(1.0)  # every phone has asked
-    settled = 1.0 + _settle(spec["pgid"])  # and the server has taken every ask (time.sleep is gevent's here)
+    # and the server has taken every ask (time.sleep is gevent's here); streams keep ending and opening
+    # again (a tenth of the phones' every 2.5 s), which a quiet server still does
+    settled = 1.0 + _settle(spec["pgid"], idle=0.5 if spec["stream"] else 0.25)
     print(json.dumps({"connected": connected[0], "settle_s": settled}), flush=True)  # the scorers start now
     gevent.sleep(spec["seconds"] + 2)
     stop.set()
     gevent.killall(greenlets, timeout=5)
     print(json.dumps({"woken": woken, "errors": errors}), flush=True)
     return 0
+
+
+def _read_stream(
+    client: Client, sock: socket.socket, path: str, game_id: int, woken: list[tuple[int, int, float]]
+) -> int | None:
+    """Ask for a stream and read it to its end (chunked, as gunicorn sends
+    it), noting when each event came; the last event's id (None: refused)."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode("latin-1"))
+    buffer = client.buffer
+    while b"\r\n\r\n" not in buffer:
+        buffer += _recv(sock)
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    if status != 200:  # a problem, with its Content-Length
+        length = int(head.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+        while len(buffer) < length:
+            buffer += _recv(sock)
+        client.buffer = buffer[length:]
+        return None
+    last, text = int(path.rsplit("after=", 1)[1].split("&", 1)[0]), b""
+    while True:  # chunks: a size line, the data, CRLF; a 0 ends the stream
+        while b"\r\n" not in buffer:
+            buffer += _recv(sock)
+        size_line, _, buffer = buffer.partition(b"\r\n")
+        size = int(size_line, 16)
+        while len(buffer) < size + 2:
+            buffer += _recv(sock)
+        data, buffer = buffer[:size], buffer[size + 2 :]
+        if size == 0:
+            client.buffer = buffer
+            return last
+        text += data
+        when = time.monotonic()
+        *blocks, text = text.split(b"\n\n")
+        for block in blocks:
+            if block.startswith(b"id: "):  # not the stream's opening lines
+                last = int(block.split(b"\n", 1)[0].removeprefix(b"id: "))
+                woken.append((game_id, last, when))
+
+
+def _recv(sock: socket.socket) -> bytes:
+    chunk = sock.recv(65536)
+    if not chunk:
+        raise ConnectionError("connection closed")
+    return chunk
 
 
 def _scorer(port: int, game: tuple[int, str], seed: int, until: float, every: float, out: dict[str, list[Any]]) -> None:
@@ -461,6 +539,7 @@ def run_waiters(
     tmp: Path,
     processes: int,
     limit_store: str,
+    stream: bool = False,
 ) -> dict[str, Any]:
     import subprocess
 
@@ -518,6 +597,7 @@ def run_waiters(
                     "games": versions,
                     "waiters": waiters,
                     "seconds": seconds,
+                    "stream": stream,
                 }
             )
         )
@@ -540,6 +620,7 @@ def run_waiters(
         "load_before": load_before,
         "settle_s": settled,
         "backend": backend,
+        "feed": "stream" if stream else "long poll",
         "waiters": waiters,
         "connected": connected,
         "games": game_count,
@@ -590,6 +671,12 @@ def main() -> int:
         type=float,
         default=0.0,
         help="seconds between two hands of a scorer (default 0: back to back, as many as the server takes)",
+    )
+    parser.add_argument(
+        "--feed",
+        choices=["poll", "stream"],
+        default="poll",
+        help="how the phones follow their games: long polls on /events (default), or /events/stream",
     )
     parser.add_argument("--waiter-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -647,20 +734,21 @@ def _main_waiters(args: argparse.Namespace) -> int:
                     Path(tmp),
                     args.processes,
                     limit_store,
+                    args.feed == "stream",
                 )
                 results.append(r)
                 print(json.dumps(r), file=sys.stderr)
     print(f"limits kept in {limit_store}; {args.seconds:g} s of scoring with and without the waiters")
     print(
-        "| Backend | Waiting phones (connected) | Games | Scorers, pace | `/health` p50 / p99 ms | "
+        "| Backend | Feed | Waiting phones (connected) | Games | Scorers, pace | `/health` p50 / p99 ms | "
         "Write p50 / p99 ms, no waiter | Write p50 / p99 ms | Hands/s (no waiter) | Woken / expected | "
         "Wake p50 / p99 / max ms | Server RSS per waiter | Server CPU ms per hand (no waiter) / per wake | "
         "Load before | First asks taken, s | Errors |"
     )
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in results:
         print(
-            f"| {r['backend']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']}, "
+            f"| {r['backend']} | {r['feed']} | {r['waiters']:,} ({r['connected']:,}) | {r['games']} | {r['scorers']}, "
             f"{_pace(r['every'])} | "
             f"{r['health_p50']:.0f} / {r['health_p99']:.0f} | "
             f"{r['write_p50_quiet']:.0f} / {r['write_p99_quiet']:.0f} | "
