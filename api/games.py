@@ -217,6 +217,16 @@ def issue_scorer_key(game_id: int, game: GameRow, credential: KeyRow) -> dict[st
     return {"key": services.issue_scorer_key(game)}
 
 
+def _no_place(refused: WaitRefused) -> Problem:
+    """The 429 of a feed's wait (or stream) with no place to wait in: the phone polls meanwhile."""
+    return Problem(
+        429,
+        f"{refused.detail}: ask again without wait (or in {FEED_RETRY_AFTER} s)",
+        type=RATE_LIMITED,
+        headers={"Retry-After": str(FEED_RETRY_AFTER)},
+    )
+
+
 def _longest(wait: float) -> float:
     """A feed's wait, within the server's bound (FEED_MAX_WAIT)."""
     return min(wait, float(current_app.config["FEED_MAX_WAIT"]))
@@ -261,12 +271,7 @@ def get_events(
             )
         except WaitRefused as refused:
             if not from_watch:
-                raise Problem(
-                    429,
-                    f"{refused.detail}: ask again without wait (or in {FEED_RETRY_AFTER} s)",
-                    type=RATE_LIMITED,
-                    headers={"Retry-After": str(FEED_RETRY_AFTER)},
-                ) from None
+                raise _no_place(refused) from None
             moved = None  # a phone behind needs no wait: with no place to wait in, it reads its events (below)
         if moved is not None:
             if moved.revoked:  # the read it opened ends with its key
@@ -327,12 +332,7 @@ def stream_events(
                 )
             )
         except WaitRefused as refused:
-            raise Problem(
-                429,
-                f"{refused.detail}: ask again without wait (or in {FEED_RETRY_AFTER} s)",
-                type=RATE_LIMITED,
-                headers={"Retry-After": str(FEED_RETRY_AFTER)},
-            ) from None
+            raise _no_place(refused) from None
     with places.pop_all() as held:  # given back here if the stream is not sent, else when it ends
         items = events_after(game_id, after, limit) if after < game.version else []
         db.session.close()  # no connection is held while the stream waits

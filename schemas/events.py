@@ -10,6 +10,21 @@ MAX_WAIT = 25.0  # seconds: below the usual 30 s idle timeouts of proxies and ph
 MAX_EVENTS = 200
 
 
+def _wait(description: str) -> fields.Float:
+    return fields.Float(
+        load_default=0.0,
+        validate=validate.Range(min=0, max=MAX_WAIT),
+        allow_nan=False,
+        metadata={"description": f"Seconds (at most {MAX_WAIT:g}) {description}"},
+    )
+
+
+def _limit(description: str) -> fields.Integer:
+    return fields.Integer(
+        load_default=MAX_EVENTS, validate=validate.Range(min=1, max=MAX_EVENTS), metadata={"description": description}
+    )
+
+
 class EventArgsSchema(Schema):
     after = fields.Integer(
         load_default=0,
@@ -19,20 +34,11 @@ class EventArgsSchema(Schema):
             "the changes after it are listed"
         },
     )
-    wait = fields.Float(
-        load_default=0.0,
-        validate=validate.Range(min=0, max=MAX_WAIT),
-        allow_nan=False,
-        metadata={
-            "description": f"Seconds (at most {MAX_WAIT:g}) to wait for a change when there is none yet: "
-            "the answer comes as soon as there is one, or empty at the end of the wait"
-        },
+    wait = _wait(
+        "to wait for a change when there is none yet: the answer comes as soon as there is one, "
+        "or empty at the end of the wait"
     )
-    limit = fields.Integer(
-        load_default=MAX_EVENTS,
-        validate=validate.Range(min=1, max=MAX_EVENTS),
-        metadata={"description": "The most changes in one answer; ask again `after` the last one for more"},
-    )
+    limit = _limit("The most changes in one answer; ask again `after` the last one for more")
 
 
 class EventSchema(Schema):
@@ -53,20 +59,11 @@ class EventListSchema(Schema):
 
 
 class EventStreamArgsSchema(EventArgsSchema):
-    wait = fields.Float(
-        load_default=0.0,
-        validate=validate.Range(min=0, max=MAX_WAIT),
-        allow_nan=False,
-        metadata={
-            "description": f"Seconds (at most {MAX_WAIT:g}) the stream stays open: every change in that time "
-            "is sent as it comes, then the stream ends (0: the changes there are now, and the end)"
-        },
+    wait = _wait(
+        "the stream stays open: every change in that time is sent as it comes, then the stream ends "
+        "(0: the changes there are now, and the end)"
     )
-    limit = fields.Integer(
-        load_default=MAX_EVENTS,
-        validate=validate.Range(min=1, max=MAX_EVENTS),
-        metadata={"description": "The most changes read at once; the stream goes on past them"},
-    )
+    limit = _limit("The most changes read at once; the stream goes on past them")
 
 
 class EventStreamHeadersSchema(Schema):
