@@ -289,6 +289,18 @@ def get_events(
     return {"items": items, "version": game.version}, {"ETag": game.etag}
 
 
+#: one event of a game's stream, as an OpenAPI 3.0 and 3.1 document describes it (3.2 would say itemSchema)
+STREAM_EVENT = {
+    "type": "object",
+    "required": ["id", "data"],
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The game's version this change made"},
+        "event": {"type": "string", "enum": ["message"]},
+        "data": {"type": "string", "description": "The change, as `/events` lists it (an `Event`), in JSON"},
+    },
+}
+
+
 @blp.route("/<id:game_id>/events/stream", methods=["GET"])
 @blp.arguments(EventStreamArgsSchema(), location="query")
 @blp.arguments(EventStreamHeadersSchema(), location="headers", as_kwargs=True)
@@ -298,7 +310,7 @@ def get_events(
     description="Server-Sent Events: one a change, its `id` the version it made and its `data` the change as "
     "`/events` lists it",
 )
-@blp.doc(responses={"200": {"content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+@blp.doc(responses={"200": {"content": {"text/event-stream": {"schema": STREAM_EVENT}}}})
 @blp.alt_response(429, response="TOO_MANY_REQUESTS")
 @keyed_read(scope="game")
 def stream_events(
