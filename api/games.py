@@ -331,7 +331,7 @@ def stream_events(
         raise invalid(field, f"the game is at version {game.version}, not yet {after}", offending=after)
     places = ExitStack()
     place: Place | None = None
-    if wait > 0:
+    if wait > 0 and request.method != "HEAD":  # a HEAD's body is not sent: it waits for nothing
         watch: VersionWatch = current_app.extensions["version_watch"]
         try:
             place = places.enter_context(

@@ -195,3 +195,13 @@ def test_a_stream_closed_by_its_phone_before_its_end_gives_its_place_back(
     assert next(r.response) == b"retry: 1000\n\n"  # sent at once, with the headers
     r.close()  # the phone went away: the server closes the answer
     assert watch.waiting == 0 and time.monotonic() - started < 1.0
+
+
+def test_a_head_of_a_stream_answers_at_once_and_takes_no_place(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:
+    game = _game(client, players)["id"]
+    started = time.monotonic()
+    r = client.head(f"/api/v1/games/{game}/events/stream?after=1&wait=20")
+    assert (r.status_code, r.mimetype) == (200, "text/event-stream")
+    assert time.monotonic() - started < 1.0 and app.extensions["version_watch"].waiting == 0
