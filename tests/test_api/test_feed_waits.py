@@ -203,6 +203,43 @@ def test_a_key_revoked_in_the_tick_that_sees_the_hand_ends_the_wait_without_the_
     assert watch.reads == {"versions": 1, "events": 1, "keys": 1}
 
 
+def test_the_watch_reads_any_number_of_games_and_keys_by_one_statement_of_one_parameter_each(
+    app: Flask, client: FlaskClient, players: list[int]
+) -> None:  # a tick costs the database one parse of each statement, not a list of hundreds of parameters
+    games = [_game(client, players) for _ in range(3)]
+    with app.app_context():
+        keys = [ApiKey.issue(game_id=game, label="board")[0] for game in games]
+        db.session.commit()
+        key_ids = [row.id for row in keys]
+        engine = db.engine
+        watch = VersionWatch(engine, IDLE)
+    sent: list[tuple[str, Any]] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+        text = " ".join(statement.split())
+        if text.startswith(("SELECT game.id, game.version FROM game WHERE", "SELECT api_key.id FROM api_key WHERE")):
+            sent.append((text, parameters))
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        for count in (1, 3):
+            threads, _ = _waits(watch, *((game, 1, 100, key_ids[i]) for i, game in enumerate(games[:count])))
+            watch.tick()  # nothing moved: the versions and the keys are read, no one wakes
+            for game in games[:count]:
+                assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
+            watch.tick()
+            for t in threads:
+                t.join(timeout=5)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    versions = [(s, p) for s, p in sent if "revoked_at" not in s]
+    revoked = [(s, p) for s, p in sent if "revoked_at" in s]
+    assert len(versions) == len(revoked) == 4  # two ticks for one game, two for three
+    for reads in (versions, revoked):
+        assert len({s for s, _ in reads}) == 1  # one text, for one game as for three
+        assert all(len(p) == 1 for _, p in reads)  # its one parameter: the list of ids
+
+
 # --- the same through the API, with the app's own watch ---
 
 
