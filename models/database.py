@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -24,7 +25,7 @@ import orjson
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import DateTime, Select, Table, insert
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import SingletonThreadPool, StaticPool
@@ -194,11 +195,61 @@ class SoloRead:
         engine = engine or db.engine
         if isinstance(engine.pool, (StaticPool, SingletonThreadPool)):
             row = db.session.connection().execute(self.statement, params).one_or_none()
+        elif engine.dialect.name == "sqlite":
+            row = _kept(engine).one_or_none(self.statement, params)
         else:
-            alone = reader(engine) if engine.dialect.name != "sqlite" else _single(engine)
-            with alone.connect() as connection:
+            with reader(engine).connect() as connection:
                 row = connection.execute(self.statement, params).one_or_none()
         return None if row is None else dict(zip(self.keys, row, strict=True))
+
+
+#: SQLite connections each process keeps open for its solo reads, at most, while none reads
+KEPT = 4
+
+
+class _KeptReads:
+    """A few SQLite connections kept open from one solo read to the next,
+    rather than taken from the pool and given back each time (about half
+    of what such a read costs). A SQLite file's connection cannot drop, and
+    between two of these reads it holds nothing: each read is one statement
+    in the driver's autocommit (:data:`models.sqlite.SINGLE_STATEMENT`),
+    whose snapshot ends with it. A read that fails closes its connection.
+    Connections kept before a fork are the parent's: a child keeps its own."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = _single(engine)
+        self.idle: list[Connection] = []
+        self.pid = os.getpid()
+
+    def one_or_none(self, statement: Select[Any], params: dict[str, Any]) -> Row[Any] | None:
+        if self.pid != os.getpid():
+            self.idle, self.pid = [], os.getpid()
+        try:
+            connection = self.idle.pop()
+        except IndexError:
+            connection = self.engine.connect()
+        try:
+            # The Core's transaction on it, begun by its first read, is never ended: SQLite
+            # begins none (SINGLE_STATEMENT), and ending it would cost the read a fifth more.
+            row = connection.execute(statement, params).one_or_none()
+        except BaseException:
+            connection.close()
+            raise
+        if len(self.idle) < KEPT:
+            self.idle.append(connection)
+        else:
+            connection.close()
+        return row
+
+
+_kept_reads: WeakKeyDictionary[Engine, _KeptReads] = WeakKeyDictionary()
+
+
+def _kept(engine: Engine) -> _KeptReads:
+    found = _kept_reads.get(engine)
+    if found is None:
+        found = _kept_reads[engine] = _KeptReads(engine)
+    return found
 
 
 _singles: WeakKeyDictionary[Engine, Engine] = WeakKeyDictionary()

@@ -319,57 +319,64 @@ def test_a_phone_at_the_games_version_is_answered_empty_without_a_wait_when_it_a
     assert (r.status_code, r.get_json(), r.headers["ETag"]) == (200, {"items": [], "version": 1}, f'"g{game}v1"')
 
 
-def test_a_phone_costs_one_connection_a_wait_and_health_none(
+def test_a_phone_costs_one_statement_a_wait_holds_no_connection_and_health_runs_none(
     app: Flask, client: FlaskClient, players: list[int]
 ) -> None:
-    """A phone asking at its game's version takes one pooled connection, for
-    its guard's read of the game, and none once woken (the watch read its
-    events for all the game's phones); /health takes none."""
+    """A phone asking at its game's version runs one statement, its guard's
+    read of the game, and none once woken (the watch read its events for all
+    the game's phones); it holds no connection while it waits; /health runs
+    no statement."""
     game = _game(client, players)
-    taken: list[str] = []
+    ran: list[str] = []
 
-    def checkout(*_: Any) -> None:
-        taken.append(threading.current_thread().name)
+    def before(*_: Any) -> None:
+        ran.append(threading.current_thread().name)
 
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "checkout", checkout)
+    pool: Any = engine.pool
+    event.listen(engine, "before_cursor_execute", before)
     try:
         assert client.get("/health").status_code == 200
-        assert taken == []
+        assert ran == []
+        watch = app.extensions["version_watch"]
+        held = pool.checkedout()
         url = f"/api/v1/games/{game}/events?after=1&wait=10"
         phone = threading.Thread(target=lambda: out.append(app.test_client().get(url).get_json()), name="phone")
         out: list[Any] = []
         phone.start()
-        _waiting(app.extensions["version_watch"], 1)
-        assert taken.count("phone") == 1  # the guard's read of the game: no second read, no read of events
+        _waiting(watch, 1)
+        assert ran.count("phone") == 1  # the guard's read of the game: no second read, no read of events
+        # while it waits: the watch's connection, and on SQLite the one its read keeps for the next
+        assert pool.checkedout() <= held + 2
         assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("box", 4, 24)).status_code == 201
         phone.join(timeout=10)
         assert [e["kind"] for e in out[0]["items"]] == ["hand_recorded"] and out[0]["version"] == 2
-        assert taken.count("phone") == 1  # woken and answered without a connection of its own
+        assert ran.count("phone") == 1  # woken and answered without a statement of its own
     finally:
-        event.remove(engine, "checkout", checkout)
+        event.remove(engine, "before_cursor_execute", before)
 
 
 def _asked_alone(app: Flask, url: str) -> tuple[Any, int]:
-    """A phone's ask, on a thread of its own: its answer, and how many pooled
-    connections it took."""
-    taken: list[str] = []
+    """A phone's ask, on a thread of its own: its answer, and how many
+    statements it ran."""
+    ran: list[str] = []
     with app.app_context():
         engine = db.engine
 
-    def checkout(*_: Any) -> None:
-        taken.append(threading.current_thread().name)
+    def before(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if not statement.startswith("BEGIN"):  # SQLite's, of a session's transaction
+            ran.append(threading.current_thread().name)
 
     out: list[Any] = []
-    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "before_cursor_execute", before)
     try:
         phone = threading.Thread(target=lambda: out.append(app.test_client().get(url)), name="asked-alone")
         phone.start()
         phone.join(timeout=10)
     finally:
-        event.remove(engine, "checkout", checkout)
-    return out[0], taken.count("asked-alone")
+        event.remove(engine, "before_cursor_execute", before)
+    return out[0], ran.count("asked-alone")
 
 
 def test_a_phone_behind_a_game_others_wait_on_is_answered_from_the_watchs_read_with_no_read_of_its_own(
@@ -389,11 +396,11 @@ def test_a_phone_behind_a_game_others_wait_on_is_answered_from_the_watchs_read_w
     stays, c = _open(app, f"/api/v1/games/{game}/events?after=2&wait=10")  # keeps the game followed
     _waiting(watch, 1)
     reads = watch.reads["events"]
-    r, connections = _asked_alone(app, f"/api/v1/games/{game}/events?after=1&wait=10")
+    r, statements = _asked_alone(app, f"/api/v1/games/{game}/events?after=1&wait=10")
     assert (r.status_code, r.headers["ETag"]) == (200, f'"g{game}v2"')
     assert [(e["version"], e["kind"], e["hand"]) for e in r.get_json()["items"]] == [(2, "hand_recorded", 1)]
     assert r.get_json()["version"] == 2
-    assert connections == 1  # the guard's read alone: the events are the watch's
+    assert statements == 1  # the guard's read alone: the events are the watch's
     assert watch.reads["events"] - reads <= 1  # one read, if any, for the game's every phone
     assert client.post(f"/api/v1/games/{game}/hands", json=by_counts("captain", 2, 30)).status_code == 201
     stays.join(timeout=10)
@@ -461,9 +468,9 @@ def test_a_phone_far_behind_a_followed_game_reads_its_own_events_and_the_watch_r
     watch: VersionWatch = app.extensions["version_watch"]
     stays, _ = _open(app, f"/api/v1/games/{game}/events?after=3&wait=2")  # the game is followed
     _waiting(watch, 1)
-    r, connections = _asked_alone(app, f"/api/v1/games/{game}/events?after=1&limit=1&wait=10")
+    r, statements = _asked_alone(app, f"/api/v1/games/{game}/events?after=1&limit=1&wait=10")
     assert r.status_code == 200 and watch.waiting == 1  # it never waited
     assert [(e["version"], e["hand"]) for e in r.get_json()["items"]] == [(2, 1)]
     assert r.get_json()["version"] == 3
-    assert connections == 2  # its guard's read, and its own read of the game and its events
+    assert statements == 3  # its guard's read, and its own read of the game and of its events
     stays.join(timeout=5)

@@ -93,6 +93,42 @@ def test_a_solo_read_opens_nothing_in_the_session_and_leaves_its_connection_as_i
                 assert connection.connection.driver_connection.autocommit is False
 
 
+def test_a_solo_read_on_sqlite_keeps_its_connection_for_the_next_and_sees_every_commit_before_it(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    game = api.new_game(players, roles=seats(*players))
+    with app.app_context():
+        engine = db.engine
+        if engine.dialect.name != "sqlite":
+            pytest.skip("a server's reads give their connection back to the pool, tested at its checkout")
+        assert _READ_GAME_AUDIENCE.one_or_none({"id": game["id"]}) is not None
+        checkouts: list[Any] = []
+        sent: list[str] = []
+
+        def checkout(*_: Any) -> None:
+            checkouts.append(1)
+
+        def before(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            sent.append(statement)
+
+        event.listen(engine, "checkout", checkout)
+        event.listen(engine, "before_cursor_execute", before)
+        try:
+            held = engine.pool.checkedout()  # type: ignore[attr-defined]
+            versions = [_READ_GAME_AUDIENCE.one_or_none({"id": game["id"]})["version"]]  # type: ignore[index]
+            assert api.post(f"/games/{game['id']}/hands", by_counts("box", 4, 24)).status_code == 201  # meanwhile
+            sent.clear()
+            versions.append(_READ_GAME_AUDIENCE.one_or_none({"id": game["id"]})["version"])  # type: ignore[index]
+            versions.append(_READ_GAME_AUDIENCE.one_or_none({"id": game["id"]})["version"])  # type: ignore[index]
+        finally:
+            event.remove(engine, "checkout", checkout)
+            event.remove(engine, "before_cursor_execute", before)
+        assert versions == [1, 2, 2]  # no snapshot kept from one read to the next
+        assert len(sent) == 2 and not any("BEGIN" in s for s in sent)  # one statement each, in autocommit
+        # the reads took their connection from those kept, none from the pool; the write took its own
+        assert len(checkouts) == 1 and engine.pool.checkedout() == held  # type: ignore[attr-defined]
+
+
 def test_a_solo_read_of_an_in_memory_database_leaves_the_sessions_transaction_open() -> None:
     """Its one shared connection would have the session's transaction rolled back under it."""
     memory = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
