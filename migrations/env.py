@@ -4,6 +4,7 @@ from logging.config import fileConfig
 from flask import current_app
 
 from alembic import context
+from sqlalchemy import event
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -98,6 +99,8 @@ def run_migrations_online():
             # foreign keys on, dropping the old table would cascade-delete the
             # rows that reference it. The pragma only works outside a transaction.
             connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+            # its transaction begins (models.sqlite.begin), so that a failed migration leaves nothing behind
+            event.listen(connection, "begin", lambda c: c.exec_driver_sql("BEGIN"))
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

@@ -24,7 +24,7 @@ from weakref import WeakKeyDictionary
 import orjson
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
-from sqlalchemy import DateTime, Select, Table, insert
+from sqlalchemy import DateTime, Select, Table, event, insert
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase
@@ -86,8 +86,14 @@ db = SQLAlchemy(
 
 
 def init_engine_events(engine: Engine) -> None:
-    """SQLite's pragmas, transaction mode and writers' queue on ``engine`` (:mod:`models.sqlite`)."""
-    sqlite.init_engine_events(engine, writing.get)
+    """SQLite's pragmas and writers' queue on ``engine`` (:mod:`models.sqlite`)."""
+    sqlite.init_engine_events(engine)
+
+
+@event.listens_for(Session, "after_begin")
+def _begin_on_sqlite(_session: Session, _transaction: Any, connection: Connection) -> None:
+    """A session's transaction on SQLite begins (IMMEDIATE in a write): :func:`models.sqlite.begin`."""
+    sqlite.begin(connection, writing.get())
 
 
 #: True in a write request (set by its first hook): its statements share one connection
@@ -116,6 +122,7 @@ def held_connection() -> Connection | None:
         held = sqlite.connect_writer(db.engine) if writing.get() else db.engine.connect()
         try:
             held.begin()
+            sqlite.begin(held, writing.get())
         except BaseException:
             held.close()
             raise
@@ -212,12 +219,11 @@ class _KeptReads:
     rather than taken from the pool and given back each time (about half
     of what such a read costs). A SQLite file's connection cannot drop, and
     between two of these reads it holds nothing: each read is one statement
-    in the driver's autocommit (:data:`models.sqlite.SINGLE_STATEMENT`),
-    whose snapshot ends with it. A read that fails closes its connection.
+    in the driver's autocommit, no ``BEGIN`` sent, whose snapshot ends with it. A read that fails closes its connection.
     Connections kept before a fork are the parent's: a child keeps its own."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = _single(engine)
+        self.engine = engine
         self.idle: list[Connection] = []
         self.pid = os.getpid()
 
@@ -230,7 +236,7 @@ class _KeptReads:
             connection = self.engine.connect()
         try:
             # The Core's transaction on it, begun by its first read, is never ended: SQLite
-            # begins none (SINGLE_STATEMENT), and ending it would cost the read a fifth more.
+            # begins none (models.sqlite.begin is not called), and ending it would cost the read a fifth more.
             row = connection.execute(statement, params).one_or_none()
         except BaseException:
             connection.close()
@@ -249,17 +255,6 @@ def _kept(engine: Engine) -> _KeptReads:
     found = _kept_reads.get(engine)
     if found is None:
         found = _kept_reads[engine] = _KeptReads(engine)
-    return found
-
-
-_singles: WeakKeyDictionary[Engine, Engine] = WeakKeyDictionary()
-
-
-def _single(engine: Engine) -> Engine:
-    """A SQLite ``engine`` whose connections begin no transaction (models.sqlite.SINGLE_STATEMENT)."""
-    found = _singles.get(engine)
-    if found is None:
-        found = _singles[engine] = engine.execution_options(**{sqlite.SINGLE_STATEMENT: True})
     return found
 
 

@@ -52,6 +52,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.sql import Executable
 from sqlalchemy.types import TypeDecorator
 
+from models import sqlite
 from models.database import UTCDateTime, db, dumps_json, now
 from models.game import Game
 from models.revisions import HandRevision
@@ -497,6 +498,7 @@ class VersionWatch:
             self._connection = connection
         try:
             with connection.begin():
+                sqlite.begin(connection, writing=False)  # the tick's reads, of one moment
                 yield connection
         except BaseException:
             self._let_go()

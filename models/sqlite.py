@@ -5,9 +5,13 @@ waits instead of failing, and ``BEGIN IMMEDIATE`` for a transaction that
 writes, so two workers cannot both read a game and then both write it (a
 plain deferred ``BEGIN`` lets them, and one update is lost). SQLAlchemy's
 pysqlite dialect leaves the driver to begin its transactions, late and
-deferred: here the driver begins none (``isolation_level = None``) and the
-Core's ``begin`` event issues the ``BEGIN``, as SQLAlchemy's documentation
-for the dialect shows.
+deferred: here the driver begins none (``isolation_level = None``), and
+:func:`begin` issues the ``BEGIN`` once the Core's transaction has begun
+(called where a transaction begins: a request's connection, a session's
+``after_begin``, the feed's watch). Not in the Core's ``begin`` event, as
+SQLAlchemy's documentation for the dialect shows: an engine with a
+connection event dispatches every event of every statement, and a read of
+one statement, which needs no ``BEGIN``, would pay for them too.
 
 Writers take their turn in a queue with a deadline (``WRITER_WAIT``) before
 their ``BEGIN IMMEDIATE``: SQLite's own busy handler sleeps in steps of up
@@ -20,7 +24,6 @@ import fcntl
 import os
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -36,10 +39,6 @@ class WriterQueueTimeoutError(TimeoutError):
 #: lock (as long as the busy timeout): a writer stuck in its transaction, or a
 #: lock held outside the app, holds each of the others up no longer.
 WRITER_WAIT = 10.0
-
-
-#: An execution option: the connection runs one read statement alone, and needs no BEGIN
-SINGLE_STATEMENT = "ginref_single_statement"
 
 
 def _timed_out() -> WriterQueueTimeoutError:
@@ -154,15 +153,39 @@ def _begin_immediate(connection: Connection, deadline: float) -> None:
         connection.exec_driver_sql(f"PRAGMA busy_timeout={int(busy)}")
 
 
-def init_engine_events(engine: Engine, writing: Callable[[], bool]) -> None:
-    """Install the SQLite pragmas and transaction mode on ``engine``: a
-    transaction begun while ``writing()`` is true begins IMMEDIATE, in the
-    writer's turn, which it keeps until it is rolled back, or its connection
-    goes back to the pool, or :func:`release_turn` after its commit. Not in
-    the ``commit`` event: that runs before the COMMIT, and the next writer's
-    BEGIN IMMEDIATE would find the database still locked, and wait in
-    SQLite's busy handler, a sleep inside a C call that holds up every
-    other request of its process under the gevent worker."""
+def begin(connection: Connection, writing: bool) -> None:
+    """Begin the driver's transaction on ``connection``, whose Core
+    transaction has just begun: for a write (``writing``), IMMEDIATE, in the
+    writer's turn, which it keeps until its connection goes back to the pool
+    or :func:`release_turn` after its commit; else a deferred BEGIN, which
+    takes no lock (it cannot wait for one, nor fail on one). Nothing on
+    another database, or when the driver is in a transaction already (a
+    session joining a write request's connection). Not before the COMMIT:
+    the next writer's BEGIN IMMEDIATE would find the database still locked,
+    and wait in SQLite's busy handler, a sleep inside a C call that holds up
+    every other request of its process under the gevent worker."""
+    if connection.dialect.name != "sqlite":
+        return
+    driver = connection.connection.driver_connection
+    if driver is None or driver.in_transaction:
+        return
+    if not writing:
+        connection.exec_driver_sql("BEGIN")
+        return
+    queue = _queues.get(connection.engine)
+    if queue is not None:
+        waited_by = _writers_turn(connection.info, queue, time.monotonic() + WRITER_WAIT)
+        if waited_by is not None:
+            _begin_immediate(connection, waited_by)  # what is left of WRITER_WAIT, not a busy timeout more
+            return
+    # its "database is locked" is the Core's OperationalError (a 503)
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def init_engine_events(engine: Engine) -> None:
+    """Install the SQLite pragmas on ``engine``'s connections, and its
+    writers' queue; a connection gives its writer's turn back when it goes
+    back to the pool."""
     if engine.dialect.name != "sqlite":
         return
 
@@ -177,29 +200,8 @@ def init_engine_events(engine: Engine, writing: Callable[[], bool]) -> None:
         cursor.close()
 
     database = engine.url.database
-    lock_path = None if not database or database == ":memory:" else database + ".writers"
-    queue = None if lock_path is None else _queues.setdefault(engine, _Queue(lock_path))
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Connection) -> None:
-        if connection.get_execution_options().get(SINGLE_STATEMENT):
-            return  # its one statement runs in a read snapshot of its own, in the driver's autocommit
-        if not writing():
-            # A deferred BEGIN takes no lock: it cannot wait for one, nor fail on one.
-            connection.exec_driver_sql("BEGIN")
-            return
-        if queue is not None:
-            waited_by = _writers_turn(connection.info, queue, time.monotonic() + WRITER_WAIT)
-            if waited_by is not None:
-                _begin_immediate(connection, waited_by)  # what is left of WRITER_WAIT, not a busy timeout more
-                return
-        # its "database is locked" is the Core's OperationalError (a 503)
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-    @event.listens_for(engine, "rollback")
-    def _on_rollback(connection: Connection) -> None:
-        if not connection.invalidated:  # an invalidated one has no info to read: released at its checkin
-            release_turn(connection.info)
+    if database and database != ":memory:":
+        _queues.setdefault(engine, _Queue(database + ".writers"))
 
     @event.listens_for(engine, "checkin")
     def _on_checkin(_dbapi_connection: Any, record: Any) -> None:

@@ -26,7 +26,7 @@ writing: ContextVar[bool] = ContextVar("writing", default=False)
 def engine(tmp_path: Path) -> Iterator[Engine]:
     # one connection and one more: the writer in its turn takes one, a read the other
     engine = create_engine(f"sqlite:///{tmp_path / 'queue.sqlite3'}", pool_size=1, max_overflow=1, pool_timeout=1)
-    sqlite.init_engine_events(engine, writing.get)
+    sqlite.init_engine_events(engine)
     with engine.begin() as connection:
         connection.execute(text("CREATE TABLE hands (id INTEGER PRIMARY KEY, who TEXT)"))
     yield engine
@@ -36,6 +36,7 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
 def _write(engine: Engine, who: str, hold: threading.Event | None, began: threading.Event | None) -> None:
     writing.set(True)
     with sqlite.connect_writer(engine) as connection, connection.begin():
+        sqlite.begin(connection, writing.get())
         connection.execute(text("INSERT INTO hands (who) VALUES (:who)"), {"who": who})
         if began is not None:
             began.set()
@@ -95,7 +96,8 @@ def test_reads_would_wait_behind_writers_holding_connections(engine: Engine) -> 
 
     def plain_writer() -> None:
         writing.set(True)
-        with engine.connect() as connection, connection.begin():  # its turn is taken in begin, holding a connection
+        with engine.connect() as connection, connection.begin():
+            sqlite.begin(connection, writing.get())  # its turn is taken here, holding a connection
             connection.execute(text("INSERT INTO hands (who) VALUES ('plain')"))
 
     second = threading.Thread(target=plain_writer)

@@ -29,6 +29,7 @@ from models.database import (
     write_transaction,
 )
 from models.events import _INSERT as INSERT_EVENT
+from models.events import VersionWatch
 from models.game import _INSERT_HAND as INSERT_HAND
 from models.game import Game, Hand, Player
 from models.ratings import MU, SIGMA, rate_hand
@@ -127,6 +128,40 @@ def test_a_solo_read_on_sqlite_keeps_its_connection_for_the_next_and_sees_every_
         assert len(sent) == 2 and not any("BEGIN" in s for s in sent)  # one statement each, in autocommit
         # the reads took their connection from those kept, none from the pool; the write took its own
         assert len(checkouts) == 1 and engine.pool.checkedout() == held  # type: ignore[attr-defined]
+
+
+def test_on_sqlite_a_sessions_reads_and_the_watchs_tick_are_one_transaction_each_a_solo_read_none(
+    app: Flask, api: Api, players: list[int]
+) -> None:
+    """Several statements that must see one moment begin a transaction
+    (SQLite's deferred BEGIN): a session's reads, the feed's watch's tick; a
+    read of one statement sends none."""
+    game = api.new_game(players, roles=seats(*players))
+    with app.app_context():
+        engine = db.engine
+        if engine.dialect.name != "sqlite":
+            pytest.skip("a server's reads run in autocommit, each statement of one moment")
+        sent: list[str] = []
+
+        def before(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            sent.append(" ".join(statement.split())[:20])
+
+        event.listen(engine, "before_cursor_execute", before)
+        try:
+            assert db.session.get(Game, game["id"]) is not None
+            assert db.session.execute(select(Player.name)).scalars().all()
+            db.session.rollback()
+            session_reads, sent[:] = list(sent), []
+            watch = VersionWatch(engine, 3600.0)
+            with watch.place(game["id"], 1):
+                watch.tick()
+            tick, sent[:] = list(sent), []
+            assert _READ_GAME_AUDIENCE.one_or_none({"id": game["id"]}) is not None
+        finally:
+            event.remove(engine, "before_cursor_execute", before)
+        assert session_reads[0] == "BEGIN" and len(session_reads) == 3
+        assert tick[0] == "BEGIN" and len(tick) == 2  # the versions, in a transaction of the tick's
+        assert len(sent) == 1 and not sent[0].startswith("BEGIN")
 
 
 def test_a_solo_read_of_an_in_memory_database_leaves_the_sessions_transaction_open() -> None:
